@@ -1,0 +1,277 @@
+/*
+ * cc.h: the internal library shared by every concierge program.
+ *
+ * Every program is a filter over newline-delimited JSON records (see
+ * cc-record(5)).  A program owns exactly one top-level key of the record,
+ * computes it in a callback, and lets cc_record_run() do the rest: reading,
+ * error records, pass-through, output and the exit status.
+ *
+ * jv ownership follows libjq: a function that takes a jv either "borrows"
+ * it (the caller still owns it) or "consumes" it (the caller must not use
+ * it again).  Every declaration below that takes a jv says which.
+ *
+ * Naming: cc_<module>_<verb>(), struct cc_<module>; everything else in a
+ * .c file is static.
+ */
+#ifndef CC_H
+#define CC_H
+
+#include <stddef.h>
+#include <stdio.h>
+#include <stdint.h>
+#include <time.h>
+#include <jv.h>
+
+/* ---- exit statuses: one table for every program (see concierge(7)) ---- */
+enum cc_exit {
+	CC_EXIT_OK = 0,		/* success */
+	CC_EXIT_NEGATIVE = 1,	/* a negative answer scripts can test for */
+	CC_EXIT_USAGE = 2,	/* bad option, argument or environment */
+	CC_EXIT_DATA = 3,	/* some input record was bad (error record written) */
+	CC_EXIT_UPSTREAM = 4,	/* a temporary upstream or network failure */
+	CC_EXIT_INTERNAL = 5,	/* internal error, out of memory, cannot write */
+};
+
+/* ---- messages (cc_util.c) ---- */
+
+/* The program name that prefixes every message; set once from argv[0]. */
+extern const char *cc_progname;
+void cc_set_progname(const char *argv0);
+void cc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void cc_die(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void *cc_xmalloc(size_t n);
+void *cc_xrealloc(void *p, size_t n);
+char *cc_xstrdup(const char *s);
+
+/* --version output, shared so every program prints the same thing. */
+void cc_print_version(void);
+
+/*
+ * The options every program takes.  Put CC_COMMON_LONGOPTS in the
+ * getopt_long table and CC_COMMON_SHORTOPTS in the short string, and pass
+ * every option to cc_option_common() first (set opterr = 0 before
+ * getopt_long so messages carry the program name): it handles -u/-h/-V and
+ * unknown options (usage to stderr, exit 2) and returns 1, or returns 0 for
+ * an option of the program's own.  *unbuffered may be NULL.
+ */
+#define CC_COMMON_SHORTOPTS "uhV"
+#define CC_COMMON_LONGOPTS \
+	{"unbuffered", no_argument, NULL, 'u'}, \
+	{"help", no_argument, NULL, 'h'}, \
+	{"version", no_argument, NULL, 'V'}
+int cc_option_common(int c, char **argv, const char *usage, int *unbuffered);
+
+/* ---- configuration from the environment (cc_config.c) ---- */
+
+/*
+ * The environment every program shares.  Strings point into the
+ * environment or into storage owned by the struct; cc_config_release()
+ * frees what the struct owns.
+ *
+ *   CC_DATADIR    package data (default: the compiled-in pkgdatadir)
+ *   CC_DOMAIN     domain folder under the data dir (default engineer-cafe)
+ *   CC_STATE_DIR  session store (default $XDG_STATE_HOME/concierge,
+ *                 else ~/.local/state/concierge)
+ *   CC_NOW        frozen "now", ISO 8601 with offset or Z
+ *   CC_TZ         time zone for dates shown to people (default Asia/Tokyo)
+ */
+struct cc_config {
+	const char *datadir;
+	const char *domain;
+	char *state_dir;
+	const char *tz;
+	time_t now;		/* CC_NOW if set, else the clock at load time */
+	int now_frozen;		/* 1 when now came from CC_NOW */
+};
+
+/* Read the environment; dies with CC_EXIT_USAGE on a malformed value. */
+void cc_config_load(struct cc_config *cfg);
+void cc_config_release(struct cc_config *cfg);
+/* A freshly allocated path: <datadir>/<domain>/<name>. */
+char *cc_config_domain_path(const struct cc_config *cfg, const char *name);
+/*
+ * Parse an ISO 8601 date-time ("2025-01-15T10:00:00+09:00", "...Z",
+ * seconds optional).  Returns 0 and sets *t on success, -1 otherwise.
+ */
+int cc_time_parse_iso8601(const char *s, time_t *t);
+
+/* ---- JSON text (cc_json.c) ---- */
+
+struct cc_buf {
+	char *data;		/* NUL-terminated when not NULL */
+	size_t len, cap;
+};
+void cc_buf_add(struct cc_buf *b, const void *p, size_t n);
+void cc_buf_release(struct cc_buf *b);
+
+/* A top-level member of an object, as offsets into cc_json_doc.text. */
+struct cc_json_field {
+	size_t key_at, key_len;	/* the name, without its quotes */
+	size_t val_at, val_len;	/* the value's compact text */
+};
+
+/* One JSON text, checked and compacted in a single pass (no jv built). */
+struct cc_json_doc {
+	struct cc_buf text;	/* the value with insignificant space removed */
+	struct cc_json_field *fields;	/* top-level members, in order */
+	size_t nfields, cap;
+	/*
+	 * The text is valid JSON but cannot be copied as it is: it holds
+	 * invalid UTF-8 or raw control characters in a string (libjq
+	 * tolerates both), or an escaped member name.
+	 */
+	int needs_rewrite;
+	const char *err;	/* why scanning failed */
+	size_t err_col;		/* where, counting bytes from 1 */
+};
+
+/*
+ * Check s[0..n) as strict JSON (RFC 8259, nesting up to 512 levels),
+ * compacting it into doc->text and indexing the members of a top-level
+ * object.  Returns 0, or -1 with doc->err and doc->err_col set.  The doc is
+ * reused across calls; cc_json_doc_release() frees it.
+ */
+int cc_json_scan(struct cc_json_doc *doc, const char *s, size_t n);
+/* The last top-level member named key, or NULL. */
+const struct cc_json_field *cc_json_field(const struct cc_json_doc *doc,
+	const char *key);
+void cc_json_doc_release(struct cc_json_doc *doc);
+/* Append v as compact JSON; borrows v. */
+void cc_json_put(struct cc_buf *b, jv v);
+
+/*
+ * A streaming JSON writer: stages write their value as text, which costs a
+ * fraction of building a jv object and dumping it.  Commas are placed by
+ * the writer; nesting is limited to 64 levels.
+ */
+struct cc_jw {
+	struct cc_buf *b;
+	unsigned depth;
+	uint64_t has_item;	/* bit d: level d already holds an item */
+	uint64_t is_object;	/* bit d: level d is an object */
+	int after_key;
+};
+void cc_jw_init(struct cc_jw *w, struct cc_buf *b);
+void cc_jw_object(struct cc_jw *w);	/* { */
+void cc_jw_array(struct cc_jw *w);	/* [ */
+void cc_jw_end(struct cc_jw *w);	/* } or ] */
+void cc_jw_key(struct cc_jw *w, const char *key);
+void cc_jw_str(struct cc_jw *w, const char *s, size_t n);
+void cc_jw_cstr(struct cc_jw *w, const char *s);	/* NULL: null */
+void cc_jw_num(struct cc_jw *w, double d);
+void cc_jw_bool(struct cc_jw *w, int b);
+void cc_jw_null(struct cc_jw *w);
+void cc_jw_jv(struct cc_jw *w, jv v);	/* borrows v */
+
+/* ---- the NDJSON record stream (cc_record.c) ---- */
+
+/*
+ * One input record while a stage looks at it.  Read members through the
+ * accessors: most records are never parsed into jv as a whole.
+ */
+struct cc_record {
+	struct cc_json_doc doc;	/* the line, checked and compacted */
+	jv whole;		/* the parsed record when the text cannot be
+				   spliced (a bare string, needs_rewrite);
+				   otherwise jv_invalid() */
+	jv held;		/* strings handed out by cc_record_str() */
+	unsigned long line;	/* physical input line, from 1 */
+	const char *fail_code;	/* set by cc_record_fail() */
+	char fail_message[256];
+};
+
+/* The member `key` as an owned jv, or jv_invalid() when it is absent. */
+jv cc_record_get(struct cc_record *rec, const char *key);
+int cc_record_has(struct cc_record *rec, const char *key);
+/*
+ * The string member `key`, or NULL when absent or not a string.  The bytes
+ * are valid UTF-8 but not NUL-terminated; use *len.  Valid until the stage
+ * returns.
+ */
+const char *cc_record_str(struct cc_record *rec, const char *key, size_t *len);
+/* The query, or NULL. */
+#define cc_record_query(rec, len) cc_record_str((rec), "query", (len))
+
+/* What a stage did with a record. */
+enum cc_outcome {
+	CC_RECORD_PASS,		/* nothing to do: pass it through unchanged */
+	CC_RECORD_SET,		/* the stage wrote its key's value */
+	CC_RECORD_FAIL,		/* cannot process it: see cc_record_fail() */
+};
+
+/*
+ * Mark the record as one the stage cannot process: it is passed on with an
+ * "error" member {stage, code, message, line}, a message goes to stderr,
+ * and the run ends with CC_EXIT_DATA.  Returns CC_RECORD_FAIL.
+ */
+enum cc_outcome cc_record_fail(struct cc_record *rec, const char *code,
+	const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * A stage: process() reads the record and, to set its key, writes exactly
+ * one JSON value to `out` and returns CC_RECORD_SET.  It is never called
+ * for records that already carry an "error".
+ */
+struct cc_stage {
+	const char *name;	/* program name, recorded in error records */
+	const char *key;	/* the top-level key this stage owns */
+	int unbuffered;		/* flush after every record */
+	enum cc_outcome (*process)(void *ctx, struct cc_record *rec,
+	    struct cc_jw *out);
+	void *ctx;
+};
+
+/* Read records from `in`, write them to `out`; returns the exit status. */
+int cc_record_run(struct cc_stage *stage, FILE *in, FILE *out);
+
+/* ---- text: UTF-8 and Unicode normalisation (cc_text.c) ---- */
+
+/* Decode one code point at s[*i] (advancing *i); U+FFFD on bad bytes. */
+int32_t cc_utf8_next(const char *s, size_t len, size_t *i);
+/* 1 if s[0..len) is valid UTF-8 with no NUL byte. */
+int cc_utf8_valid(const char *s, size_t len);
+/* 1 if s[0..len) is plainly its own NFKC (a quick, conservative check). */
+int cc_text_is_nfkc(const char *s, size_t len);
+/* NFKC of s[0..len) into a fresh NUL-terminated string; NULL on bad input. */
+char *cc_text_nfkc(const char *s, size_t len, size_t *outlen);
+
+/* Coarse script classes used by the language detector. */
+enum cc_script {
+	CC_SCRIPT_NONE,		/* space, punctuation, symbols, emoji */
+	CC_SCRIPT_DIGIT,
+	CC_SCRIPT_HIRAGANA,
+	CC_SCRIPT_KATAKANA,	/* includes the long-vowel mark */
+	CC_SCRIPT_HAN,
+	CC_SCRIPT_LATIN,
+	CC_SCRIPT_HANGUL,
+	CC_SCRIPT_OTHER,	/* letters of any other script */
+	CC_SCRIPT_COUNT
+};
+enum cc_script cc_text_script(int32_t cp);
+
+/* ---- language detection (cc_lang.c) ---- */
+
+enum cc_lang { CC_LANG_JA, CC_LANG_EN };
+
+struct cc_lang_result {
+	enum cc_lang lang;
+	double confidence;
+	int is_mixed;
+	int ambiguous;		/* reasonable readers could disagree */
+	const char *cue;	/* which rule decided: "ja-frame", "romaji", ... */
+	unsigned scripts[CC_SCRIPT_COUNT];
+	unsigned latin_words;	/* Latin words of two or more letters */
+	unsigned en_function;	/* English grammar words (what, is, the, ...) */
+	unsigned en_content;	/* common English content words */
+	unsigned romaji;	/* unambiguous romanised Japanese words */
+	enum cc_lang first_script;
+};
+
+/* Detect the reply language of UTF-8 text s[0..len). */
+void cc_lang_detect(const char *s, size_t len, struct cc_lang_result *r);
+const char *cc_lang_name(enum cc_lang lang);
+/* Write the result as the record's language_detection object. */
+void cc_lang_write(const struct cc_lang_result *r, struct cc_jw *w);
+
+#endif

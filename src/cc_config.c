@@ -1,0 +1,166 @@
+/* The environment shared by every program: data, domain, state, clock. */
+#include "config.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+
+#ifndef CC_PKGDATADIR
+#error "CC_PKGDATADIR must be defined by the build"
+#endif
+
+static const char *
+env_or(const char *name, const char *fallback)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? v : fallback;
+}
+
+static char *
+default_state_dir(void)
+{
+	const char *xdg = getenv("XDG_STATE_HOME");
+	const char *home = getenv("HOME");
+	size_t n;
+	char *p;
+
+	if (xdg && *xdg == '/') {
+		n = strlen(xdg) + sizeof "/concierge";
+		p = cc_xmalloc(n);
+		snprintf(p, n, "%s/concierge", xdg);
+		return p;
+	}
+	if (!home || !*home)
+		home = ".";
+	n = strlen(home) + sizeof "/.local/state/concierge";
+	p = cc_xmalloc(n);
+	snprintf(p, n, "%s/.local/state/concierge", home);
+	return p;
+}
+
+/* A domain names a folder: refuse anything that could leave the data dir. */
+static int
+valid_domain(const char *d)
+{
+	if (!*d || *d == '.')
+		return 0;
+	for (; *d; d++)
+		if (!isalnum((unsigned char)*d) && *d != '-' && *d != '_' &&
+		    *d != '.')
+			return 0;
+	return 1;
+}
+
+void
+cc_config_load(struct cc_config *cfg)
+{
+	const char *now = getenv("CC_NOW");
+
+	cfg->datadir = env_or("CC_DATADIR", CC_PKGDATADIR);
+	cfg->domain = env_or("CC_DOMAIN", "engineer-cafe");
+	cfg->tz = env_or("CC_TZ", "Asia/Tokyo");
+	if (!valid_domain(cfg->domain))
+		cc_die(CC_EXIT_USAGE, "invalid CC_DOMAIN '%s': use letters, "
+		    "digits, '-', '_' and '.'", cfg->domain);
+	if (getenv("CC_STATE_DIR") && *getenv("CC_STATE_DIR"))
+		cfg->state_dir = cc_xstrdup(getenv("CC_STATE_DIR"));
+	else
+		cfg->state_dir = default_state_dir();
+	cfg->now_frozen = now && *now;
+	if (!cfg->now_frozen)
+		cfg->now = time(NULL);
+	else if (cc_time_parse_iso8601(now, &cfg->now) < 0)
+		cc_die(CC_EXIT_USAGE, "invalid CC_NOW '%s': expected ISO 8601 "
+		    "such as 2025-01-15T10:00:00+09:00", now);
+}
+
+void
+cc_config_release(struct cc_config *cfg)
+{
+	free(cfg->state_dir);
+	cfg->state_dir = NULL;
+}
+
+char *
+cc_config_domain_path(const struct cc_config *cfg, const char *name)
+{
+	size_t n = strlen(cfg->datadir) + strlen(cfg->domain) + strlen(name) + 3;
+	char *p = cc_xmalloc(n);
+
+	snprintf(p, n, "%s/%s/%s", cfg->datadir, cfg->domain, name);
+	return p;
+}
+
+static int
+digits(const char **s, int n, int *out)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++, (*s)++) {
+		if (!isdigit((unsigned char)**s))
+			return -1;
+		v = v * 10 + (**s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant). */
+static long
+days_from_civil(int y, int m, int d)
+{
+	long era, yoe, doy, doe;
+
+	y -= m <= 2;
+	era = (y >= 0 ? y : y - 399) / 400;
+	yoe = y - era * 400;
+	doy = (153L * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+int
+cc_time_parse_iso8601(const char *s, time_t *t)
+{
+	int y, mo, d, h, mi, sec = 0, oh = 0, om = 0, sign = 1;
+	static const int mdays[] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+
+	if (digits(&s, 4, &y) || *s++ != '-' || digits(&s, 2, &mo) ||
+	    *s++ != '-' || digits(&s, 2, &d) || (*s != 'T' && *s != ' '))
+		return -1;
+	s++;
+	if (digits(&s, 2, &h) || *s++ != ':' || digits(&s, 2, &mi))
+		return -1;
+	if (*s == ':') {
+		s++;
+		if (digits(&s, 2, &sec))
+			return -1;
+		if (*s == '.')	/* fractions of a second are ignored */
+			for (s++; isdigit((unsigned char)*s); s++)
+				;
+	}
+	if (*s == 'Z') {
+		s++;
+	} else if (*s == '+' || *s == '-') {
+		sign = *s++ == '-' ? -1 : 1;
+		if (digits(&s, 2, &oh))
+			return -1;
+		if (*s == ':')
+			s++;
+		if (digits(&s, 2, &om))
+			return -1;
+	} else {
+		return -1;	/* a bare local time would depend on TZ */
+	}
+	if (mo == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400)))
+		return -1;
+	if (*s || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
+	    h > 23 || mi > 59 || sec > 60 || oh > 23 || om > 59)
+		return -1;
+	*t = (time_t)days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
+	    sec - sign * (oh * 3600 + om * 60);
+	return 0;
+}

@@ -1,0 +1,587 @@
+/*
+ * JSON text without building values: a strict RFC 8259 checker that
+ * compacts as it goes and indexes the top-level members, and a serialiser
+ * for jv values.
+ *
+ * Why not jv_parse + jv_dump for every record?  A stage reads one or two
+ * fields and adds one; parsing and re-dumping the whole record with libjq
+ * 1.6 costs several times more than the stage's own work, and rounds
+ * integers beyond 2^53.  Checking the text in one pass and copying it keeps
+ * every field byte for byte and leaves libjq for the few fields a stage
+ * actually reads.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+
+#define MAX_DEPTH 512
+
+struct lex {
+	const char *s;
+	size_t n, i;
+	struct cc_buf *out;
+	struct cc_json_doc *doc;
+	int depth;
+	const char *err;
+};
+
+static int
+fail(struct lex *l, const char *why)
+{
+	if (!l->err) {
+		l->err = why;
+		l->doc->err_col = l->i + 1;
+	}
+	return -1;
+}
+
+static void
+ws(struct lex *l)
+{
+	while (l->i < l->n && (l->s[l->i] == ' ' || l->s[l->i] == '\t' ||
+	    l->s[l->i] == '\n' || l->s[l->i] == '\r'))
+		l->i++;
+}
+
+static int
+hex(char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' && (c | 0x20) <= 'f');
+}
+
+/* The value of four hex digits at s[i], or -1. */
+static long
+hex4(const char *s, size_t n, size_t i)
+{
+	long v = 0;
+
+	if (i + 4 > n)
+		return -1;
+	for (size_t k = i; k < i + 4; k++) {
+		if (!hex(s[k]))
+			return -1;
+		v = v << 4 | (s[k] <= '9' ? s[k] - '0' : (s[k] | 0x20) - 'a' + 10);
+	}
+	return v;
+}
+
+/* Length of the UTF-8 sequence at s (at most n bytes), 0 if invalid. */
+static size_t
+utf8_seq(const unsigned char *s, size_t n)
+{
+	unsigned char c = s[0];
+	size_t len;
+	uint32_t cp;
+
+	if (c < 0xC2 || c > 0xF4)
+		return 0;
+	len = c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+	if (n < len)
+		return 0;
+	cp = c & (0x7F >> len);
+	for (size_t k = 1; k < len; k++) {
+		if ((s[k] & 0xC0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[k] & 0x3F);
+	}
+	if ((len == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+	    (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+		return 0;
+	return len;
+}
+
+/*
+ * A string token; *escaped says whether it holds a backslash.  Lone
+ * surrogate escapes are valid JSON but not text: they are written as
+ * \ufffd, as libjq would decode them.
+ */
+static int
+string(struct lex *l, int *escaped)
+{
+	size_t run = l->i++;
+
+	*escaped = 0;
+	while (l->i < l->n) {
+		unsigned char c = (unsigned char)l->s[l->i];
+
+		if (c == '"') {
+			l->i++;
+			cc_buf_add(l->out, l->s + run, l->i - run);
+			return 0;
+		}
+		if (c == '\\') {
+			char e = l->i + 1 < l->n ? l->s[l->i + 1] : 0;
+			long u, lo;
+
+			*escaped = 1;
+			if (e != 'u') {
+				if (!e || !strchr("\"\\/bfnrt", e))
+					return fail(l, "bad escape");
+				l->i += 2;
+				continue;
+			}
+			if ((u = hex4(l->s, l->n, l->i + 2)) < 0)
+				return fail(l, "bad \\u escape");
+			if (u < 0xD800 || u > 0xDFFF) {
+				l->i += 6;
+				continue;
+			}
+			lo = u <= 0xDBFF && l->i + 7 < l->n && l->s[l->i + 6] == '\\' &&
+			    l->s[l->i + 7] == 'u' ? hex4(l->s, l->n, l->i + 8) : -1;
+			if (lo >= 0xDC00 && lo <= 0xDFFF) {
+				l->i += 12;	/* a proper pair */
+				continue;
+			}
+			cc_buf_add(l->out, l->s + run, l->i - run);
+			cc_buf_add(l->out, "\\ufffd", 6);
+			l->i += 6;
+			run = l->i;
+		} else if (c < 0x20) {
+			/* tolerated like libjq does, but the text must be rewritten */
+			l->doc->needs_rewrite = 1;
+			l->i++;
+		} else if (c < 0x80) {
+			l->i++;
+		} else {
+			size_t k = utf8_seq((const unsigned char *)l->s + l->i, l->n - l->i);
+
+			if (k == 0) {
+				l->doc->needs_rewrite = 1;	/* invalid UTF-8 */
+				l->i++;
+			} else {
+				l->i += k;
+			}
+		}
+	}
+	return fail(l, "unterminated string");
+}
+
+static int
+digits(struct lex *l)
+{
+	size_t start = l->i;
+
+	while (l->i < l->n && l->s[l->i] >= '0' && l->s[l->i] <= '9')
+		l->i++;
+	return l->i > start ? 0 : fail(l, "digit expected");
+}
+
+static int
+number(struct lex *l)
+{
+	size_t start = l->i;
+
+	if (l->s[l->i] == '-')
+		l->i++;
+	if (l->i < l->n && l->s[l->i] == '0')
+		l->i++;
+	else if (digits(l))
+		return -1;
+	if (l->i < l->n && l->s[l->i] == '.') {
+		l->i++;
+		if (digits(l))
+			return -1;
+	}
+	if (l->i < l->n && (l->s[l->i] | 0x20) == 'e') {
+		l->i++;
+		if (l->i < l->n && (l->s[l->i] == '+' || l->s[l->i] == '-'))
+			l->i++;
+		if (digits(l))
+			return -1;
+	}
+	cc_buf_add(l->out, l->s + start, l->i - start);
+	return 0;
+}
+
+static int value(struct lex *l);
+
+static int
+member(struct lex *l)
+{
+	size_t key_at = l->out->len, val_at;
+	int escaped;
+
+	ws(l);
+	if (l->i >= l->n || l->s[l->i] != '"')
+		return fail(l, "member name expected");
+	if (string(l, &escaped))
+		return -1;
+	ws(l);
+	if (l->i >= l->n || l->s[l->i] != ':')
+		return fail(l, "':' expected");
+	l->i++;
+	cc_buf_add(l->out, ":", 1);
+	val_at = l->out->len;
+	if (value(l))
+		return -1;
+	if (l->depth == 1) {
+		struct cc_json_doc *d = l->doc;
+
+		if (escaped)
+			d->needs_rewrite = 1;	/* keys are matched byte-wise */
+		if (d->nfields == d->cap) {
+			d->cap = d->cap ? d->cap * 2 : 16;
+			d->fields = cc_xrealloc(d->fields, d->cap * sizeof *d->fields);
+		}
+		d->fields[d->nfields++] = (struct cc_json_field){
+			.key_at = key_at + 1, .key_len = val_at - key_at - 3,
+			.val_at = val_at, .val_len = l->out->len - val_at,
+		};
+	}
+	return 0;
+}
+
+static int
+container(struct lex *l, char close)
+{
+	if (++l->depth > MAX_DEPTH)
+		return fail(l, "nested too deeply");
+	cc_buf_add(l->out, l->s + l->i++, 1);
+	ws(l);
+	if (l->i < l->n && l->s[l->i] == close) {
+		cc_buf_add(l->out, &close, 1);
+		l->i++;
+		l->depth--;
+		return 0;
+	}
+	for (;;) {
+		if (close == '}' ? member(l) : value(l))
+			return -1;
+		ws(l);
+		if (l->i >= l->n)
+			return fail(l, close == '}' ? "'}' expected" : "']' expected");
+		if (l->s[l->i] == close)
+			break;
+		if (l->s[l->i] != ',')
+			return fail(l, "',' expected");
+		cc_buf_add(l->out, ",", 1);
+		l->i++;
+	}
+	cc_buf_add(l->out, &close, 1);
+	l->i++;
+	l->depth--;
+	return 0;
+}
+
+static int
+literal(struct lex *l, const char *word)
+{
+	size_t k = strlen(word);
+
+	if (l->n - l->i < k || memcmp(l->s + l->i, word, k) != 0)
+		return fail(l, "unexpected character");
+	cc_buf_add(l->out, word, k);
+	l->i += k;
+	return 0;
+}
+
+static int
+value(struct lex *l)
+{
+	int escaped;
+
+	ws(l);
+	if (l->i >= l->n)
+		return fail(l, "unexpected end of text");
+	switch (l->s[l->i]) {
+	case '{':
+		return container(l, '}');
+	case '[':
+		return container(l, ']');
+	case '"':
+		return string(l, &escaped);
+	case 't':
+		return literal(l, "true");
+	case 'f':
+		return literal(l, "false");
+	case 'n':
+		return literal(l, "null");
+	default:
+		if (l->s[l->i] == '-' || (l->s[l->i] >= '0' && l->s[l->i] <= '9'))
+			return number(l);
+		return fail(l, "unexpected character");
+	}
+}
+
+int
+cc_json_scan(struct cc_json_doc *doc, const char *s, size_t n)
+{
+	struct lex l = { .s = s, .n = n, .out = &doc->text, .doc = doc };
+
+	doc->text.len = 0;
+	doc->nfields = 0;
+	doc->needs_rewrite = 0;
+	doc->err = NULL;
+	doc->err_col = 0;
+	if (value(&l) == 0) {
+		ws(&l);
+		if (l.i < n)
+			fail(&l, "extra text after the value");
+	}
+	doc->err = l.err;
+	return l.err ? -1 : 0;
+}
+
+const struct cc_json_field *
+cc_json_field(const struct cc_json_doc *doc, const char *key)
+{
+	size_t k = strlen(key);
+
+	/* JSON objects with a repeated name: the last one wins, as in libjq */
+	for (size_t i = doc->nfields; i-- > 0;) {
+		const struct cc_json_field *f = &doc->fields[i];
+
+		if (f->key_len == k && memcmp(doc->text.data + f->key_at, key, k) == 0)
+			return f;
+	}
+	return NULL;
+}
+
+void
+cc_json_doc_release(struct cc_json_doc *doc)
+{
+	cc_buf_release(&doc->text);
+	free(doc->fields);
+	doc->fields = NULL;
+	doc->nfields = doc->cap = 0;
+}
+
+/* ---- serialising jv values ---- */
+
+static void
+put_string(struct cc_buf *b, const char *s, size_t n)
+{
+	static const char hexd[] = "0123456789abcdef";
+	size_t run = 0;
+
+	cc_buf_add(b, "\"", 1);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		char esc[6];
+		size_t k = 2;
+
+		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F)
+			continue;
+		cc_buf_add(b, s + run, i - run);
+		run = i + 1;
+		esc[0] = '\\';
+		switch (c) {
+		case '"': esc[1] = '"'; break;
+		case '\\': esc[1] = '\\'; break;
+		case '\n': esc[1] = 'n'; break;
+		case '\t': esc[1] = 't'; break;
+		case '\r': esc[1] = 'r'; break;
+		case '\b': esc[1] = 'b'; break;
+		case '\f': esc[1] = 'f'; break;
+		default:
+			memcpy(esc + 1, "u00", 3);
+			esc[4] = hexd[c >> 4];
+			esc[5] = hexd[c & 15];
+			k = 6;
+		}
+		cc_buf_add(b, esc, k);
+	}
+	cc_buf_add(b, s + run, n - run);
+	cc_buf_add(b, "\"", 1);
+}
+
+/* The shortest decimal form that reads back as the same double. */
+static void
+put_number(struct cc_buf *b, double d)
+{
+	char tmp[40], *p = tmp + sizeof tmp;
+	int len;
+
+	if (isnan(d)) {
+		cc_buf_add(b, "null", 4);
+		return;
+	}
+	if (isinf(d))
+		d = d > 0 ? 1.7976931348623157e308 : -1.7976931348623157e308;
+	if (d == (double)(long long)d && fabs(d) < 1e15) {
+		/* integers, the common case: no printf */
+		unsigned long long u = (unsigned long long)fabs(d);
+
+		do
+			*--p = (char)('0' + u % 10);
+		while (u /= 10);
+		if (d < 0)
+			*--p = '-';
+		cc_buf_add(b, p, (size_t)(tmp + sizeof tmp - p));
+		return;
+	}
+	len = snprintf(tmp, sizeof tmp, "%.15g", d);
+	if (strtod(tmp, NULL) != d)
+		len = snprintf(tmp, sizeof tmp, "%.17g", d);
+	cc_buf_add(b, tmp, (size_t)len);
+}
+
+void
+cc_json_put(struct cc_buf *b, jv v)
+{
+	switch (jv_get_kind(v)) {
+	case JV_KIND_NULL:
+		cc_buf_add(b, "null", 4);
+		break;
+	case JV_KIND_TRUE:
+		cc_buf_add(b, "true", 4);
+		break;
+	case JV_KIND_FALSE:
+		cc_buf_add(b, "false", 5);
+		break;
+	case JV_KIND_NUMBER:
+		put_number(b, jv_number_value(v));
+		break;
+	case JV_KIND_STRING:
+		put_string(b, jv_string_value(v),
+		    (size_t)jv_string_length_bytes(jv_copy(v)));
+		break;
+	case JV_KIND_ARRAY: {
+		int n = jv_array_length(jv_copy(v));
+
+		cc_buf_add(b, "[", 1);
+		for (int i = 0; i < n; i++) {
+			jv e = jv_array_get(jv_copy(v), i);
+
+			if (i)
+				cc_buf_add(b, ",", 1);
+			cc_json_put(b, e);
+			jv_free(e);
+		}
+		cc_buf_add(b, "]", 1);
+		break;
+	}
+	case JV_KIND_OBJECT: {
+		int first = 1;
+
+		cc_buf_add(b, "{", 1);
+		/* the macro evaluates its object many times: it must borrow */
+		jv_object_foreach(v, key, val) {
+			if (!first)
+				cc_buf_add(b, ",", 1);
+			first = 0;
+			put_string(b, jv_string_value(key),
+			    (size_t)jv_string_length_bytes(jv_copy(key)));
+			cc_buf_add(b, ":", 1);
+			cc_json_put(b, val);
+			jv_free(key);
+			jv_free(val);
+		}
+		cc_buf_add(b, "}", 1);
+		break;
+	}
+	default:
+		cc_buf_add(b, "null", 4);	/* an invalid value has no text */
+	}
+}
+
+/* ---- the streaming writer ---- */
+
+void
+cc_jw_init(struct cc_jw *w, struct cc_buf *b)
+{
+	*w = (struct cc_jw){ .b = b };
+}
+
+/* Before any value or key: the comma, unless right after a key. */
+static void
+item(struct cc_jw *w)
+{
+	uint64_t bit = (uint64_t)1 << (w->depth & 63);
+
+	if (w->after_key)
+		w->after_key = 0;
+	else if (w->has_item & bit)
+		cc_buf_add(w->b, ",", 1);
+	w->has_item |= bit;
+}
+
+static void
+open_(struct cc_jw *w, int object)
+{
+	uint64_t bit;
+
+	item(w);
+	cc_buf_add(w->b, object ? "{" : "[", 1);
+	bit = (uint64_t)1 << (++w->depth & 63);
+	w->has_item &= ~bit;
+	w->is_object = object ? w->is_object | bit : w->is_object & ~bit;
+}
+
+void
+cc_jw_object(struct cc_jw *w)
+{
+	open_(w, 1);
+}
+
+void
+cc_jw_array(struct cc_jw *w)
+{
+	open_(w, 0);
+}
+
+void
+cc_jw_end(struct cc_jw *w)
+{
+	int object = (w->is_object >> (w->depth & 63)) & 1;
+
+	cc_buf_add(w->b, object ? "}" : "]", 1);
+	w->depth--;
+}
+
+void
+cc_jw_key(struct cc_jw *w, const char *key)
+{
+	item(w);
+	put_string(w->b, key, strlen(key));
+	cc_buf_add(w->b, ":", 1);
+	w->after_key = 1;
+}
+
+void
+cc_jw_str(struct cc_jw *w, const char *s, size_t n)
+{
+	item(w);
+	put_string(w->b, s, n);
+}
+
+void
+cc_jw_cstr(struct cc_jw *w, const char *s)
+{
+	if (s)
+		cc_jw_str(w, s, strlen(s));
+	else
+		cc_jw_null(w);
+}
+
+void
+cc_jw_num(struct cc_jw *w, double d)
+{
+	item(w);
+	put_number(w->b, d);
+}
+
+void
+cc_jw_bool(struct cc_jw *w, int b)
+{
+	item(w);
+	cc_buf_add(w->b, b ? "true" : "false", b ? 4 : 5);
+}
+
+void
+cc_jw_null(struct cc_jw *w)
+{
+	item(w);
+	cc_buf_add(w->b, "null", 4);
+}
+
+void
+cc_jw_jv(struct cc_jw *w, jv v)
+{
+	item(w);
+	cc_json_put(w->b, v);
+}

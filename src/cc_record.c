@@ -1,0 +1,312 @@
+/*
+ * The NDJSON record stream: one record per line in, one line out, in order.
+ *
+ * Each line is checked and compacted by cc_json_scan() without building jv
+ * values; the stage reads the few members it needs through the accessors,
+ * and its key is spliced onto the compact text.  Fields the stage does not
+ * own therefore leave exactly as they came (integers beyond 2^53 included).
+ * Only a line whose text cannot be copied (invalid UTF-8, raw control
+ * characters, a bare string) is parsed whole with libjq and re-serialised.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cc.h"
+
+void
+cc_buf_add(struct cc_buf *b, const void *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap) {
+		b->cap = (b->len + n + 1) * 2;
+		b->data = cc_xrealloc(b->data, b->cap);
+	}
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+void
+cc_buf_release(struct cc_buf *b)
+{
+	free(b->data);
+	b->data = NULL;
+	b->len = b->cap = 0;
+}
+
+/* ---- accessors ---- */
+
+jv
+cc_record_get(struct cc_record *rec, const char *key)
+{
+	const struct cc_json_field *f;
+
+	if (jv_is_valid(rec->whole)) {
+		if (!jv_object_has(jv_copy(rec->whole), jv_string(key)))
+			return jv_invalid();
+		return jv_object_get(jv_copy(rec->whole), jv_string(key));
+	}
+	f = cc_json_field(&rec->doc, key);
+	if (!f)
+		return jv_invalid();
+	return jv_parse_sized(rec->doc.text.data + f->val_at, (int)f->val_len);
+}
+
+int
+cc_record_has(struct cc_record *rec, const char *key)
+{
+	if (jv_is_valid(rec->whole))
+		return jv_object_has(jv_copy(rec->whole), jv_string(key));
+	return cc_json_field(&rec->doc, key) != NULL;
+}
+
+const char *
+cc_record_str(struct cc_record *rec, const char *key, size_t *len)
+{
+	const struct cc_json_field *f;
+	const char *s;
+	jv v;
+
+	if (!jv_is_valid(rec->whole) && (f = cc_json_field(&rec->doc, key)) &&
+	    rec->doc.text.data[f->val_at] == '"' &&
+	    !memchr(rec->doc.text.data + f->val_at, '\\', f->val_len)) {
+		/* no escapes: the JSON text is the string itself */
+		*len = f->val_len - 2;
+		return rec->doc.text.data + f->val_at + 1;
+	}
+	v = cc_record_get(rec, key);
+	if (jv_get_kind(v) != JV_KIND_STRING) {
+		jv_free(v);
+		return NULL;
+	}
+	*len = (size_t)jv_string_length_bytes(jv_copy(v));
+	s = jv_string_value(v);
+	rec->held = jv_array_append(rec->held, v);	/* keeps s alive */
+	return s;
+}
+
+enum cc_outcome
+cc_record_fail(struct cc_record *rec, const char *code, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	vsnprintf(rec->fail_message, sizeof rec->fail_message, fmt, ap);
+	va_end(ap);
+	/* a cut message must not end inside a UTF-8 sequence */
+	n = strlen(rec->fail_message);
+	if (n == sizeof rec->fail_message - 1)
+		while (n > 0 && ((unsigned char)rec->fail_message[n] & 0xC0) == 0x80)
+			rec->fail_message[--n] = '\0';
+	if (n > 0 && ((unsigned char)rec->fail_message[n - 1] & 0xC0) == 0xC0)
+		rec->fail_message[n - 1] = '\0';
+	rec->fail_code = code;
+	return CC_RECORD_FAIL;
+}
+
+/* ---- output ---- */
+
+struct run {
+	struct cc_stage *stage;
+	struct cc_record rec;
+	struct cc_buf out;	/* the output line */
+	struct cc_buf value;	/* the stage's value, as JSON text */
+	int status;
+};
+
+static void
+write_error(struct cc_jw *w, struct run *r, const char *code, const char *message)
+{
+	cc_jw_object(w);
+	cc_jw_key(w, "stage");
+	cc_jw_cstr(w, r->stage->name);
+	cc_jw_key(w, "code");
+	cc_jw_cstr(w, code);
+	cc_jw_key(w, "message");
+	cc_jw_cstr(w, message);
+	cc_jw_key(w, "line");
+	cc_jw_num(w, (double)r->rec.line);
+	cc_jw_end(w);
+	cc_warn("line %lu: %s", r->rec.line, message);
+	r->status = CC_EXIT_DATA;
+}
+
+/* A line that is not a record: {"error": {...}, "input": "<the line>"}. */
+static void
+bad_line(struct run *r, const char *code, const char *message,
+    const char *raw, size_t len)
+{
+	struct cc_jw w;
+	jv input = jv_string_sized(raw, (int)len);	/* replaces bad UTF-8 */
+
+	cc_jw_init(&w, &r->out);
+	cc_jw_object(&w);
+	cc_jw_key(&w, "error");
+	write_error(&w, r, code, message);
+	cc_jw_key(&w, "input");
+	cc_jw_jv(&w, input);
+	cc_jw_end(&w);
+	jv_free(input);
+}
+
+/* The record with `key` set to the JSON text in r->value. */
+static void
+put_with(struct run *r, const char *key)
+{
+	struct cc_json_doc *d = &r->rec.doc;
+	const struct cc_json_field *f;
+
+	if (jv_is_valid(r->rec.whole)) {
+		jv whole = jv_object_set(jv_copy(r->rec.whole), jv_string(key),
+		    jv_parse_sized(r->value.data, (int)r->value.len));
+
+		cc_json_put(&r->out, whole);
+		jv_free(whole);
+		return;
+	}
+	f = cc_json_field(d, key);
+	if (f) {		/* replace the member's value in place */
+		cc_buf_add(&r->out, d->text.data, f->val_at);
+		cc_buf_add(&r->out, r->value.data, r->value.len);
+		cc_buf_add(&r->out, d->text.data + f->val_at + f->val_len,
+		    d->text.len - f->val_at - f->val_len);
+	} else {		/* append it before the closing brace */
+		cc_buf_add(&r->out, d->text.data, d->text.len - 1);
+		if (d->nfields)
+			cc_buf_add(&r->out, ",", 1);
+		cc_buf_add(&r->out, "\"", 1);
+		cc_buf_add(&r->out, key, strlen(key));
+		cc_buf_add(&r->out, "\":", 2);
+		cc_buf_add(&r->out, r->value.data, r->value.len);
+		cc_buf_add(&r->out, "}", 1);
+	}
+}
+
+static void
+put_unchanged(struct run *r)
+{
+	if (jv_is_valid(r->rec.whole))
+		cc_json_put(&r->out, r->rec.whole);
+	else
+		cc_buf_add(&r->out, r->rec.doc.text.data, r->rec.doc.text.len);
+}
+
+static void
+process_line(struct run *r, const char *raw, size_t len)
+{
+	struct cc_record *rec = &r->rec;
+	struct cc_jw w;
+	char first, msg[160];
+
+	if (cc_json_scan(&rec->doc, raw, len) < 0) {
+		snprintf(msg, sizeof msg, "invalid JSON at column %zu: %s",
+		    rec->doc.err_col, rec->doc.err);
+		bad_line(r, "bad_json", msg, raw, len);
+		return;
+	}
+	first = rec->doc.text.data[0];
+	if (first != '{' && first != '"') {
+		bad_line(r, "not_object", "a record must be a JSON object or string",
+		    raw, len);
+		return;
+	}
+	if (first == '"' || rec->doc.needs_rewrite) {
+		jv whole = jv_parse_sized(raw, (int)len);
+
+		if (!jv_is_valid(whole)) {	/* libjq nests only 256 deep */
+			jv_free(whole);
+			bad_line(r, "bad_json", "invalid JSON: nested too deeply "
+			    "for libjq", raw, len);
+			return;
+		}
+		if (first == '"')	/* convenience: a bare string is a query */
+			whole = jv_object_set(jv_object(), jv_string("query"), whole);
+		rec->whole = whole;
+	}
+	if (cc_record_has(rec, "error")) {
+		put_unchanged(r);	/* an earlier stage's error passes untouched */
+		return;
+	}
+	r->value.len = 0;
+	cc_jw_init(&w, &r->value);
+	switch (r->stage->process(r->stage->ctx, rec, &w)) {
+	case CC_RECORD_SET:
+		put_with(r, r->stage->key);
+		break;
+	case CC_RECORD_FAIL:
+		r->value.len = 0;
+		cc_jw_init(&w, &r->value);
+		write_error(&w, r, rec->fail_code, rec->fail_message);
+		put_with(r, "error");
+		break;
+	default:
+		put_unchanged(r);
+	}
+}
+
+static int
+blank(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r')
+			return 0;
+	return 1;
+}
+
+int
+cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
+{
+	struct run r = { .stage = stage };
+	int flush = stage->unbuffered || isatty(fileno(out));
+	char *line = NULL;
+	size_t cap = 0;
+	ssize_t n;
+
+	r.rec.whole = jv_invalid();
+	r.rec.held = jv_array();
+	while ((n = getline(&line, &cap, in)) >= 0) {
+		size_t len = (size_t)n;
+
+		r.rec.line++;
+		if (len && line[len - 1] == '\n')
+			len--;
+		if (len && line[len - 1] == '\r')
+			len--;
+		if (blank(line, len))
+			continue;
+		if (len > INT32_MAX)	/* libjq lengths are int */
+			bad_line(&r, "too_long", "line longer than 2 GiB", line, 4096);
+		else
+			process_line(&r, line, len);
+		jv_free(r.rec.whole);
+		r.rec.whole = jv_invalid();
+		if (jv_array_length(jv_copy(r.rec.held)) > 0) {
+			jv_free(r.rec.held);
+			r.rec.held = jv_array();
+		}
+		cc_buf_add(&r.out, "\n", 1);
+		if (fwrite(r.out.data, 1, r.out.len, out) != r.out.len ||
+		    (flush && fflush(out) != 0))
+			break;
+		r.out.len = 0;
+	}
+	free(line);
+	jv_free(r.rec.held);
+	cc_json_doc_release(&r.rec.doc);
+	cc_buf_release(&r.out);
+	cc_buf_release(&r.value);
+	if (ferror(in)) {
+		cc_warn("cannot read input: %s", strerror(errno));
+		return CC_EXIT_INTERNAL;
+	}
+	if (fflush(out) != 0 || ferror(out)) {
+		cc_warn("cannot write output: %s", strerror(errno));
+		return CC_EXIT_INTERNAL;
+	}
+	return r.status;
+}

@@ -1,0 +1,136 @@
+/* UTF-8, NFKC and script classes: the text layer under every matcher. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <utf8proc.h>
+
+#include "cc.h"
+
+int32_t
+cc_utf8_next(const char *s, size_t len, size_t *i)
+{
+	utf8proc_int32_t cp;
+	utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)s + *i,
+	    (utf8proc_ssize_t)(len - *i), &cp);
+
+	if (n <= 0) {		/* skip one bad byte, report U+FFFD */
+		(*i)++;
+		return 0xFFFD;
+	}
+	*i += (size_t)n;
+	return cp;
+}
+
+int
+cc_utf8_valid(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c == 0)
+			return 0;
+		if (c < 0x80) {		/* ASCII fast path: most records */
+			i++;
+			continue;
+		}
+		utf8proc_int32_t cp;
+		utf8proc_ssize_t n = utf8proc_iterate(
+		    (const utf8proc_uint8_t *)s + i, (utf8proc_ssize_t)(len - i), &cp);
+		if (n <= 0)
+			return 0;
+		i += (size_t)n;
+	}
+	return 1;
+}
+
+/*
+ * 1 if NFKC leaves s unchanged because it holds only characters that have
+ * no decomposition and do not compose: ASCII, common kana, CJK ideographs
+ * and Japanese punctuation.  Most queries are like this, and skipping the
+ * full normalisation saves most of its cost.
+ */
+int
+cc_text_is_nfkc(const char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		int32_t cp;
+
+		if ((unsigned char)s[i] < 0x80) {
+			i++;
+			continue;
+		}
+		cp = cc_utf8_next(s, len, &i);
+		if (!((cp >= 0x3041 && cp <= 0x3096) || (cp >= 0x309D && cp <= 0x309E) ||
+		    (cp >= 0x30A1 && cp <= 0x30FA) || (cp >= 0x30FC && cp <= 0x30FE) ||
+		    (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3001 && cp <= 0x3003) ||
+		    (cp >= 0x3005 && cp <= 0x3011) || cp == 0x30FB))
+			return 0;
+	}
+	return 1;
+}
+
+char *
+cc_text_nfkc(const char *s, size_t len, size_t *outlen)
+{
+	utf8proc_uint8_t *out = NULL;
+	utf8proc_ssize_t n;
+
+	if (cc_text_is_nfkc(s, len)) {
+		char *copy = cc_xmalloc(len + 1);
+
+		memcpy(copy, s, len);
+		copy[len] = '\0';
+		if (outlen)
+			*outlen = len;
+		return copy;
+	}
+	n = utf8proc_map((const utf8proc_uint8_t *)s,
+	    (utf8proc_ssize_t)len, &out,
+	    UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT);
+
+	if (n < 0)
+		return NULL;
+	if (outlen)
+		*outlen = (size_t)n;
+	return (char *)out;
+}
+
+enum cc_script
+cc_text_script(int32_t cp)
+{
+	if (cp < 0x80) {
+		if ((cp | 0x20) >= 'a' && (cp | 0x20) <= 'z')
+			return CC_SCRIPT_LATIN;
+		return cp >= '0' && cp <= '9' ? CC_SCRIPT_DIGIT : CC_SCRIPT_NONE;
+	}
+	if (cp >= 0x3041 && cp <= 0x309F)
+		return CC_SCRIPT_HIRAGANA;
+	if ((cp >= 0x30A1 && cp <= 0x30FA) || (cp >= 0x30FC && cp <= 0x30FF) ||
+	    (cp >= 0x31F0 && cp <= 0x31FF))
+		return CC_SCRIPT_KATAKANA;
+	if ((cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3400 && cp <= 0x4DBF) ||
+	    (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0x20000 && cp <= 0x3FFFF) ||
+	    cp == 0x3005 || cp == 0x3006)	/* 々 〆 */
+		return CC_SCRIPT_HAN;
+	if ((cp >= 0xAC00 && cp <= 0xD7AF) || (cp >= 0x1100 && cp <= 0x11FF) ||
+	    (cp >= 0x3130 && cp <= 0x318F))
+		return CC_SCRIPT_HANGUL;
+	switch (utf8proc_category(cp)) {
+	case UTF8PROC_CATEGORY_ND:
+		return CC_SCRIPT_DIGIT;
+	case UTF8PROC_CATEGORY_LU: case UTF8PROC_CATEGORY_LL:
+	case UTF8PROC_CATEGORY_LT: case UTF8PROC_CATEGORY_LM:
+	case UTF8PROC_CATEGORY_LO:
+		/* Latin-1 Supplement to Latin Extended Additional */
+		if ((cp >= 0xC0 && cp <= 0x24F) || (cp >= 0x1E00 && cp <= 0x1EFF))
+			return CC_SCRIPT_LATIN;
+		return CC_SCRIPT_OTHER;
+	default:
+		return CC_SCRIPT_NONE;
+	}
+}

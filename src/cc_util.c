@@ -1,0 +1,119 @@
+/* Messages, allocation and --version: the conventions every program shares. */
+#include "config.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+
+const char *cc_progname = "concierge";
+
+void
+cc_set_progname(const char *argv0)
+{
+	const char *slash;
+
+	if (!argv0 || !*argv0)
+		return;
+	slash = strrchr(argv0, '/');
+	cc_progname = slash ? slash + 1 : argv0;
+	/* libtool wrappers run the real binary as lt-NAME */
+	if (strncmp(cc_progname, "lt-", 3) == 0)
+		cc_progname += 3;
+}
+
+static void
+vmessage(const char *fmt, va_list ap)
+{
+	fprintf(stderr, "%s: ", cc_progname);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void
+cc_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap);
+	va_end(ap);
+}
+
+void
+cc_die(int status, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(fmt, ap);
+	va_end(ap);
+	exit(status);
+}
+
+void *
+cc_xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		cc_die(CC_EXIT_INTERNAL, "out of memory (%zu bytes)", n);
+	return p;
+}
+
+void *
+cc_xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n ? n : 1);
+	if (!p)
+		cc_die(CC_EXIT_INTERNAL, "out of memory (%zu bytes)", n);
+	return p;
+}
+
+char *
+cc_xstrdup(const char *s)
+{
+	size_t n = strlen(s) + 1;
+
+	return memcpy(cc_xmalloc(n), s, n);
+}
+
+void
+cc_print_version(void)
+{
+	printf("%s (%s) %s\n", cc_progname, PACKAGE_NAME, PACKAGE_VERSION);
+}
+
+int
+cc_option_common(int c, char **argv, const char *usage, int *unbuffered)
+{
+	switch (c) {
+	case 'u':
+		if (!unbuffered)
+			break;
+		*unbuffered = 1;
+		return 1;
+	case 'h':
+		fputs(usage, stdout);
+		exit(CC_EXIT_OK);
+	case 'V':
+		cc_print_version();
+		exit(CC_EXIT_OK);
+	case '?':
+		if (optopt)
+			cc_warn("invalid option -- '%c'", optopt);
+		else
+			cc_warn("unrecognized option '%s'", argv[optind - 1]);
+		break;
+	case ':':
+		cc_warn("option '%s' needs an argument", argv[optind - 1]);
+		break;
+	default:
+		return 0;
+	}
+	fputs(usage, stderr);
+	exit(CC_EXIT_USAGE);
+}

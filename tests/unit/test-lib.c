@@ -1,0 +1,301 @@
+/* Unit tests of the library: text, JSON compaction, records, config, language. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+#include "tap.h"
+
+static void
+test_utf8(void)
+{
+	size_t i = 0;
+
+	ok(cc_utf8_valid("abc", 3), "ASCII is valid UTF-8");
+	ok(cc_utf8_valid("営業", strlen("営業")), "kanji is valid UTF-8");
+	ok(!cc_utf8_valid("a\xff" "b", 3), "a stray 0xff is not");
+	ok(!cc_utf8_valid("a\0b", 3), "a NUL byte is refused");
+	ok(!cc_utf8_valid("\xe5\x96", 2), "a truncated sequence is not");
+	is_int(cc_utf8_next("\xff" "a", 2, &i), 0xFFFD, "bad byte decodes to U+FFFD");
+	is_int(i, 1, "and advances one byte");
+}
+
+static void
+test_nfkc(void)
+{
+	size_t n;
+	char *s;
+
+	s = cc_text_nfkc("ＷｉＦｉ", strlen("ＷｉＦｉ"), &n);
+	is_str(s, "WiFi", "NFKC folds fullwidth Latin");
+	free(s);
+	s = cc_text_nfkc("ﾜｲﾌｧｲ", strlen("ﾜｲﾌｧｲ"), &n);
+	is_str(s, "ワイファイ", "NFKC widens halfwidth katakana");
+	free(s);
+	s = cc_text_nfkc("ﾊﾟｽ", strlen("ﾊﾟｽ"), &n);
+	is_str(s, "パス", "NFKC composes halfwidth voiced marks");
+	free(s);
+	is_int(cc_text_script('a'), CC_SCRIPT_LATIN, "a is Latin");
+	is_int(cc_text_script(0x3042), CC_SCRIPT_HIRAGANA, "あ is hiragana");
+	is_int(cc_text_script(0x30FC), CC_SCRIPT_KATAKANA, "ー counts as katakana");
+	is_int(cc_text_script(0x55B6), CC_SCRIPT_HAN, "営 is Han");
+	is_int(cc_text_script(0xD55C), CC_SCRIPT_HANGUL, "한 is Hangul");
+	is_int(cc_text_script(0x0416), CC_SCRIPT_OTHER, "Ж is another script");
+	is_int(cc_text_script(0x1F389), CC_SCRIPT_NONE, "an emoji is no letter");
+	is_int(cc_text_script(0xE9), CC_SCRIPT_LATIN, "é is Latin");
+}
+
+static void
+scan_is(const char *in, const char *want, const char *what)
+{
+	struct cc_json_doc d = {0};
+	int r = cc_json_scan(&d, in, strlen(in));
+
+	if (want)
+		is_str(r == 0 ? d.text.data : d.err, want, "scan: %s", what);
+	else
+		ok(r < 0, "scan refuses %s (%s at column %zu)", what,
+		    d.err ? d.err : "accepted", d.err_col);
+	cc_json_doc_release(&d);
+}
+
+static void
+test_scan(void)
+{
+	struct cc_json_doc d = {0};
+	const struct cc_json_field *f;
+
+	scan_is("{ \"a\" : 1 ,\t\"b\": [1, 2] }", "{\"a\":1,\"b\":[1,2]}", "spaces and tabs");
+	scan_is("{\"a b\": \"x  y\"}", "{\"a b\":\"x  y\"}", "spaces inside strings kept");
+	scan_is("{\"a\": \"q\\\" x\"}", "{\"a\":\"q\\\" x\"}", "escaped quote");
+	scan_is("{\"n\": 12345678901234567890}", "{\"n\":12345678901234567890}", "big number untouched");
+	scan_is(" [true,false,null,-0.5e+3,\"\\u00e9\"] ", "[true,false,null,-0.5e+3,\"\\u00e9\"]", "every kind of value");
+	scan_is("{\"a\": nan}", NULL, "nan");
+	scan_is("{\"a\": 01}", NULL, "a leading zero");
+	scan_is("{\"a\": 1.}", NULL, "a bare decimal point");
+	scan_is("{\"a\": \"\\x\"}", NULL, "a bad escape");
+	scan_is("{\"a\": \"\\u12\"}", NULL, "a short \\u escape");
+	scan_is("{\"a\":1,}", NULL, "a trailing comma");
+	scan_is("{'a':1}", NULL, "single quotes");
+	scan_is("{\"a\":1} {}", NULL, "two values");
+	scan_is("\"abc", NULL, "an unterminated string");
+	scan_is("", NULL, "an empty text");
+
+	ok(cc_json_scan(&d, "{\"q\":\"a\xff\"}", 10) == 0 && d.needs_rewrite,
+	    "invalid UTF-8 is accepted but marked for rewriting");
+	ok(cc_json_scan(&d, "{\"q\":\"a\tb\"}", 11) == 0 && d.needs_rewrite,
+	    "a raw tab in a string is accepted but marked for rewriting");
+	ok(cc_json_scan(&d, "{\"a\":1, \"b\" : {\"c\":2}, \"a\":[3]}", 31) == 0 &&
+	    d.nfields == 3, "three top-level members indexed");
+	f = cc_json_field(&d, "a");
+	ok(f && f->val_len == 3 && memcmp(d.text.data + f->val_at, "[3]", 3) == 0,
+	    "a repeated name: the last one wins");
+	f = cc_json_field(&d, "b");
+	ok(f && f->val_len == 7 && memcmp(d.text.data + f->val_at, "{\"c\":2}", 7) == 0,
+	    "a nested object is one member");
+	ok(!cc_json_field(&d, "c"), "nested members are not top-level");
+	cc_json_doc_release(&d);
+}
+
+static void
+put_is(jv v, const char *want, const char *what)
+{
+	struct cc_buf b = {0};
+
+	cc_json_put(&b, v);
+	is_str(b.data, want, "put: %s", what);
+	jv_free(v);
+	cc_buf_release(&b);
+}
+
+static void
+test_put(void)
+{
+	put_is(jv_number(0.9), "0.9", "shortest decimal");
+	put_is(jv_number(3), "3", "an integer");
+	put_is(jv_number(-1e300), "-1e+300", "a large number");
+	put_is(jv_string("a\"b\\c\n\x01"), "\"a\\\"b\\\\c\\n\\u0001\"", "escapes");
+	put_is(jv_parse("{\"b\":[1,true,null],\"a\":{}}"), "{\"b\":[1,true,null],\"a\":{}}",
+	    "nested values keep member order");
+}
+
+/* Run a stage over `in`, return the output (caller frees) and status. */
+static char *
+run_stage(struct cc_stage *st, const char *in, int *status)
+{
+	FILE *fi = fmemopen((void *)in, strlen(in), "r");
+	char *out = NULL;
+	size_t n = 0;
+	FILE *fo = open_memstream(&out, &n);
+
+	*status = cc_record_run(st, fi, fo);
+	fclose(fi);
+	fclose(fo);
+	return out;
+}
+
+static enum cc_outcome
+echo_len(void *ctx, struct cc_record *rec, struct cc_jw *out)
+{
+	size_t n;
+	const char *q = cc_record_query(rec, &n);
+
+	if (!q)
+		return cc_record_fail(rec, "no_query", "no query here");
+	if (n == 4 && memcmp(q, "skip", 4) == 0)
+		return CC_RECORD_PASS;
+	cc_jw_num(out, (double)n);
+	return CC_RECORD_SET;
+}
+
+static void
+test_writer(void)
+{
+	struct cc_buf b = {0};
+	struct cc_jw w;
+
+	cc_jw_init(&w, &b);
+	cc_jw_object(&w);
+	cc_jw_key(&w, "a");
+	cc_jw_array(&w);
+	cc_jw_num(&w, 1);
+	cc_jw_cstr(&w, "x\"y");
+	cc_jw_object(&w);
+	cc_jw_end(&w);
+	cc_jw_null(&w);
+	cc_jw_end(&w);
+	cc_jw_key(&w, "b");
+	cc_jw_bool(&w, 0);
+	cc_jw_key(&w, "c");
+	cc_jw_cstr(&w, NULL);
+	cc_jw_end(&w);
+	is_str(b.data, "{\"a\":[1,\"x\\\"y\",{},null],\"b\":false,\"c\":null}",
+	    "the writer places commas and closes levels");
+	cc_buf_release(&b);
+}
+
+static void
+test_records(void)
+{
+	struct cc_stage st = { .name = "t", .key = "len", .process = echo_len };
+	int status;
+	char *out;
+
+	out = run_stage(&st, "{\"query\":\"abc\",\"id\":12345678901234567890}\n", &status);
+	is_str(out, "{\"query\":\"abc\",\"id\":12345678901234567890,\"len\":3}\n",
+	    "key appended, big number kept");
+	is_int(status, 0, "status 0");
+	free(out);
+
+	out = run_stage(&st, "{\"query\":\"ab\"}\r\n\n   \n{ \"query\" : \"skip\" }\n", &status);
+	is_str(out, "{\"query\":\"ab\",\"len\":2}\n{\"query\":\"skip\"}\n",
+	    "CRLF, blank lines skipped, pass-through compacted");
+	free(out);
+
+	out = run_stage(&st, "\"abcd\"\n", &status);
+	is_str(out, "{\"query\":\"abcd\",\"len\":4}\n", "a bare string is a query");
+	free(out);
+
+	out = run_stage(&st, "{}\n", &status);
+	is_str(out, "{\"error\":{\"stage\":\"t\",\"code\":\"no_query\","
+	    "\"message\":\"no query here\",\"line\":1}}\n", "record error keeps the record");
+	is_int(status, CC_EXIT_DATA, "status 3 on a record error");
+	free(out);
+
+	out = run_stage(&st, "{\"query\":\"x\"}\n[1,\n{\"query\":\"yz\"}\n", &status);
+	is_str(out, "{\"query\":\"x\",\"len\":1}\n"
+	    "{\"error\":{\"stage\":\"t\",\"code\":\"bad_json\",\"message\":"
+	    "\"invalid JSON at column 4: unexpected end of text\",\"line\":2},"
+	    "\"input\":\"[1,\"}\n{\"query\":\"yz\",\"len\":2}\n",
+	    "bad line becomes an error record, stream goes on");
+	is_int(status, CC_EXIT_DATA, "status 3 after a bad line");
+	free(out);
+
+	out = run_stage(&st, "42\n", &status);
+	ok(out && strstr(out, "\"code\":\"not_object\"") && strstr(out, "\"input\":\"42\""),
+	    "a number is not a record");
+	free(out);
+
+	out = run_stage(&st, "{\"error\":{\"stage\":\"x\"}, \"query\":\"abc\"}\n", &status);
+	is_str(out, "{\"error\":{\"stage\":\"x\"},\"query\":\"abc\"}\n",
+	    "earlier error records pass untouched");
+	is_int(status, 0, "and are not this stage's failure");
+	free(out);
+
+	out = run_stage(&st, "{\"query\":\"abc\",\"len\":9}\n", &status);
+	is_str(out, "{\"query\":\"abc\",\"len\":3}\n", "an existing key is replaced");
+	free(out);
+
+	out = run_stage(&st, "{\"query\":\"a\xff\"}\n", &status);
+	is_str(out, "{\"query\":\"a\xef\xbf\xbd\",\"len\":4}\n",
+	    "invalid UTF-8 is replaced, not copied");
+	free(out);
+}
+
+static void
+test_time(void)
+{
+	time_t t;
+
+	ok(cc_time_parse_iso8601("2025-01-15T10:00:00+09:00", &t) == 0 &&
+	    t == 1736902800, "offset time");
+	ok(cc_time_parse_iso8601("2025-01-15T01:00:00Z", &t) == 0 &&
+	    t == 1736902800, "UTC time");
+	ok(cc_time_parse_iso8601("2025-01-15T10:00+0900", &t) == 0 &&
+	    t == 1736902800, "no seconds, compact offset");
+	ok(cc_time_parse_iso8601("2025-01-15T10:00:00", &t) < 0, "no offset refused");
+	ok(cc_time_parse_iso8601("2025-13-01T00:00:00Z", &t) < 0, "month 13 refused");
+	ok(cc_time_parse_iso8601("2025-02-29T00:00:00Z", &t) < 0, "29 Feb 2025 refused");
+	ok(cc_time_parse_iso8601("2024-02-29T00:00:00Z", &t) == 0, "29 Feb 2024 accepted");
+	ok(cc_time_parse_iso8601("tomorrow", &t) < 0, "words refused");
+}
+
+static void
+lang_is(const char *text, const char *lang, int mixed, const char *cue)
+{
+	struct cc_lang_result r;
+
+	cc_lang_detect(text, strlen(text), &r);
+	ok(strcmp(cc_lang_name(r.lang), lang) == 0 && r.is_mixed == mixed &&
+	    (!cue || strcmp(r.cue, cue) == 0),
+	    "lang '%s' -> %s%s (got %s%s via %s)", text, lang, mixed ? " mixed" : "",
+	    cc_lang_name(r.lang), r.is_mixed ? " mixed" : "", r.cue);
+}
+
+static void
+test_lang(void)
+{
+	lang_is("エンジニアカフェの営業時間を教えてください", "ja", 0, "ja-frame");
+	lang_is("What are the opening hours?", "en", 0, "en-frame");
+	lang_is("Engineer Cafeの営業時間", "ja", 1, "ja-frame");
+	lang_is("password教えて", "ja", 1, "ja-frame");
+	lang_is("What is 営業時間?", "en", 1, "en-frame");
+	lang_is("ＷｉＦｉ", "en", 0, NULL);
+	lang_is("わいふぁいのぱすわーど", "ja", 0, "ja-frame");
+	lang_is("eigyou jikan wa?", "ja", 0, "romaji");
+	lang_is("Saino", "en", 0, NULL);
+	lang_is("B1", "ja", 0, "no-letters");
+	lang_is("", "ja", 0, "no-letters");
+	lang_is("🎉", "ja", 0, "no-letters");
+	lang_is("2025/01/15", "ja", 0, "no-letters");
+	lang_is("营业时间是几点？", "ja", 0, "han-only");
+	lang_is("영업시간이 어떻게 되나요?", "en", 0, "hangul");
+	lang_is("www", "ja", 0, "romaji-slang");
+	lang_is("made in japan", "en", 0, NULL);
+	lang_is("Wi-Fi ワイファイ", "en", 1, "first-script");
+}
+
+int
+main(void)
+{
+	test_utf8();
+	test_nfkc();
+	test_scan();
+	test_put();
+	test_writer();
+	test_records();
+	test_time();
+	test_lang();
+	return tap_done();
+}
