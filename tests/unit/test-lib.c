@@ -286,6 +286,49 @@ test_lang(void)
 	lang_is("Wi-Fi ワイファイ", "en", 1, "first-script");
 }
 
+static void
+test_config(void)
+{
+	struct cc_config c;
+	char *p;
+
+	unsetenv("CC_DATADIR");
+	unsetenv("CC_DOMAIN");
+	unsetenv("CC_STATE_DIR");
+	unsetenv("CC_TZ");
+	setenv("XDG_STATE_HOME", "/x/state", 1);
+	setenv("CC_NOW", "2025-01-15T10:00:00+09:00", 1);
+	cc_config_load(&c);
+	is_str(c.datadir, CC_PKGDATADIR, "datadir defaults to the compiled-in path");
+	is_str(c.domain, "engineer-cafe", "domain defaults to engineer-cafe");
+	is_str(c.state_dir, "/x/state/concierge", "state dir under XDG_STATE_HOME");
+	is_str(c.tz, "Asia/Tokyo", "time zone defaults to Asia/Tokyo");
+	ok(c.now_frozen && c.now == 1736902800, "CC_NOW freezes the clock");
+	p = cc_config_domain_path(&c, "rules");
+	is_str(p, CC_PKGDATADIR "/engineer-cafe/rules", "domain paths");
+	free(p);
+	cc_config_release(&c);
+
+	setenv("CC_DATADIR", "/d", 1);
+	setenv("CC_DOMAIN", "homework", 1);
+	setenv("CC_STATE_DIR", "/s", 1);
+	setenv("CC_TZ", "Europe/Berlin", 1);
+	unsetenv("XDG_STATE_HOME");
+	unsetenv("CC_NOW");
+	cc_config_load(&c);
+	is_str(c.datadir, "/d", "CC_DATADIR overrides");
+	is_str(c.domain, "homework", "CC_DOMAIN overrides");
+	is_str(c.state_dir, "/s", "CC_STATE_DIR overrides");
+	is_str(c.tz, "Europe/Berlin", "CC_TZ overrides");
+	ok(!c.now_frozen && c.now > 1736902800, "without CC_NOW the clock runs");
+	cc_config_release(&c);
+	unsetenv("CC_STATE_DIR");
+	setenv("HOME", "/h", 1);
+	cc_config_load(&c);
+	is_str(c.state_dir, "/h/.local/state/concierge", "state dir under HOME");
+	cc_config_release(&c);
+}
+
 int
 main(void)
 {
@@ -297,5 +340,6 @@ main(void)
 	test_records();
 	test_time();
 	test_lang();
+	test_config();
 	return tap_done();
 }
