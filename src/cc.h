@@ -236,6 +236,22 @@ int cc_text_is_nfkc(const char *s, size_t len);
 /* NFKC of s[0..len) into a fresh NUL-terminated string; NULL on bad input. */
 char *cc_text_nfkc(const char *s, size_t len, size_t *outlen);
 
+/*
+ * Fold text for matching, the same way for the text and for the patterns
+ * or index terms it is matched against:
+ *   NFKC (fullwidth Latin to ASCII, halfwidth kana to fullwidth);
+ *   lower case;
+ *   katakana to hiragana, small kana to their large forms, the long-vowel
+ *   mark dropped (ワイファイ, わいふぁい, ワイファイー all become わいふあい);
+ *   white space between two Japanese characters removed (エンジニア カフェ),
+ *   other runs of white space collapsed to one space, ends trimmed.
+ * Returns a fresh NUL-terminated string.  Regular-expression syntax is
+ * ASCII and left alone apart from case, so patterns should be folded with
+ * CC_FOLD_KEEP_CASE (and matched caselessly).
+ */
+#define CC_FOLD_KEEP_CASE 1
+char *cc_text_fold(const char *s, size_t len, size_t *outlen, int flags);
+
 /* Coarse script classes used by the language detector. */
 enum cc_script {
 	CC_SCRIPT_NONE,		/* space, punctuation, symbols, emoji */

@@ -134,3 +134,85 @@ cc_text_script(int32_t cp)
 		return CC_SCRIPT_NONE;
 	}
 }
+
+/* Small kana and their large forms (hiragana; katakana is folded first). */
+static int32_t
+large_kana(int32_t cp)
+{
+	switch (cp) {
+	case 0x3041: case 0x3043: case 0x3045: case 0x3047: case 0x3049:
+	case 0x3063: case 0x3083: case 0x3085: case 0x3087: case 0x308E:
+		return cp + 1;		/* ぁ→あ ... っ→つ ゃ→や ゎ→わ */
+	case 0x3095:
+		return 0x304B;		/* ゕ→か */
+	case 0x3096:
+		return 0x3051;		/* ゖ→け */
+	case 0x3094:
+		return 0x3076;		/* ゔ→ぶ */
+	default:
+		return cp;
+	}
+}
+
+static int
+japanese_char(int32_t cp)
+{
+	enum cc_script s = cc_text_script(cp);
+
+	return s == CC_SCRIPT_HIRAGANA || s == CC_SCRIPT_KATAKANA ||
+	    s == CC_SCRIPT_HAN || (cp >= 0x3000 && cp <= 0x303F);
+}
+
+static int
+space(int32_t cp)
+{
+	return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' ||
+	    cp == 0x3000 || cp == 0xA0;
+}
+
+char *
+cc_text_fold(const char *s, size_t len, size_t *outlen, int flags)
+{
+	size_t nlen, i = 0, o = 0;
+	char *norm = cc_text_nfkc(s, len, &nlen), *out;
+	int32_t prev = 0;	/* the last character written */
+	int pending_space = 0;
+
+	if (!norm) {		/* invalid UTF-8: fold what decodes */
+		norm = cc_xmalloc(len + 1);
+		memcpy(norm, s, len);
+		norm[len] = '\0';
+		nlen = len;
+	}
+	out = cc_xmalloc(nlen * 2 + 1);	/* folding never grows a character
+					   by more than one byte */
+	while (i < nlen) {
+		int32_t cp = cc_utf8_next(norm, nlen, &i);
+
+		if (space(cp)) {
+			pending_space = o > 0;
+			continue;
+		}
+		if (!(flags & CC_FOLD_KEEP_CASE))
+			cp = utf8proc_tolower(cp);
+		if (cp >= 0x30A1 && cp <= 0x30F6)	/* katakana → hiragana */
+			cp -= 0x60;
+		else if (cp == 0x30FD || cp == 0x30FE)	/* ヽヾ → ゝゞ */
+			cp -= 0x60;
+		cp = large_kana(cp);
+		/* the long-vowel mark after kana: dropped, both sides agree */
+		if ((cp == 0x30FC || cp == 0xFF70 || cp == 0x301C || cp == 0xFF5E) &&
+		    prev && japanese_char(prev))
+			continue;
+		if (pending_space && !(japanese_char(prev) && japanese_char(cp)))
+			out[o++] = ' ';
+		pending_space = 0;
+		o += (size_t)utf8proc_encode_char(cp, (utf8proc_uint8_t *)out + o);
+		prev = cp;
+	}
+	out[o] = '\0';
+	free(norm);
+	if (outlen)
+		*outlen = o;
+	return out;
+}

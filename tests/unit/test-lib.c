@@ -287,6 +287,31 @@ test_lang(void)
 }
 
 static void
+fold_is(const char *in, const char *want, int flags)
+{
+	char *got = cc_text_fold(in, strlen(in), NULL, flags);
+
+	is_str(got, want, "fold '%s'", in);
+	free(got);
+}
+
+static void
+test_fold(void)
+{
+	fold_is("ワイファイ", "わいふあい", 0);
+	fold_is("わいふぁい", "わいふあい", 0);
+	fold_is("ﾜｲﾌｧｲ ﾊﾟｽﾜｰﾄﾞ", "わいふあいぱすわど", 0);
+	fold_is("パスワード", "ぱすわど", 0);
+	fold_is("ＷｉＦｉ", "wifi", 0);
+	fold_is("Engineer  Cafe", "engineer cafe", 0);
+	fold_is("エンジニア カフェ", "えんじにあかふえ", 0);
+	fold_is("  Saino の 営業時間 ", "saino の営業時間", 0);
+	fold_is("ヴ", "ぶ", 0);
+	fold_is("\\D+ Cafe", "\\D+ Cafe", CC_FOLD_KEEP_CASE);
+	fold_is("B1ー", "b1ー", 0);
+}
+
+static void
 test_config(void)
 {
 	struct cc_config c;
@@ -340,6 +365,7 @@ main(void)
 	test_records();
 	test_time();
 	test_lang();
+	test_fold();
 	test_config();
 	return tap_done();
 }
