@@ -163,6 +163,7 @@ word_add(struct word *w, const void *p, size_t n)
 struct scan {
 	struct cc_lang_result *r;
 	unsigned words, parsed_romaji, slang, lexical;
+	unsigned capitalised;	/* Latin words in Title or UPPER case */
 	unsigned other_words;	/* runs of two or more letters of other scripts */
 	int first_seen;
 };
@@ -178,6 +179,8 @@ classify_word(struct scan *sc, struct word *w, int japanese_nearby)
 	sc->words++;
 	if (w->len >= 2)
 		r->latin_words++;
+	if (w->first_upper)
+		sc->capitalised++;
 	if (w->tlen >= sizeof w->text)
 		return;
 	if (IN(romaji_slang, key))
@@ -329,6 +332,14 @@ decide(struct cc_lang_result *r, struct scan *sc)
 		return;
 	}
 	r->lang = CC_LANG_EN;
+	if (!r->en_function && sc->capitalised == sc->words && sc->words <= 3 &&
+	    !r->scripts[CC_SCRIPT_DIGIT]) {
+		/* "Engineer Cafe", "Saino": a name says little about the reader */
+		r->cue = "latin-name";
+		r->confidence = 0.6;
+		r->ambiguous = 1;
+		return;
+	}
 	r->cue = r->en_function ? "en-frame" : r->en_content ? "en-content" : "latin-script";
 	r->confidence = r->en_function ? 0.9 : r->en_content ? 0.8 : 0.6;
 	r->ambiguous = !r->en_function && !r->en_content;

@@ -200,9 +200,15 @@ cc_text_fold(const char *s, size_t len, size_t *outlen, int flags)
 		else if (cp == 0x30FD || cp == 0x30FE)	/* ヽヾ → ゝゞ */
 			cp -= 0x60;
 		cp = large_kana(cp);
-		/* the long-vowel mark after kana: dropped, both sides agree */
-		if ((cp == 0x30FC || cp == 0xFF70 || cp == 0x301C || cp == 0xFF5E) &&
+		/*
+		 * Long-vowel variants: wave dashes after kana become ー and
+		 * repeats collapse (ぱすわーーど).  ー itself is kept, since
+		 * dropping it would make バー the same word as ば.
+		 */
+		if ((cp == 0x301C || cp == 0xFF5E || cp == 0x2015 || cp == 0x2500) &&
 		    prev && japanese_char(prev))
+			cp = 0x30FC;
+		if (cp == 0x30FC && prev == 0x30FC)
 			continue;
 		if (pending_space && !(japanese_char(prev) && japanese_char(cp)))
 			out[o++] = ' ';

@@ -63,7 +63,7 @@ $ cc-detect-lang | jq -r '[.query, .language_detection.detected_language, .langu
 > 营业时间是几点？	ja	true	han-only
 > 영업시간이 어떻게 되나요?	en	true	hangul
 > Сколько стоит?	en	true	other-script
-> Saino	en	true	latin-script
+> Saino	en	true	latin-name
 > made in japan	en	false	en-frame
 
 === bilingual duplicates: the first script wins, marked ambiguous

@@ -300,15 +300,17 @@ test_fold(void)
 {
 	fold_is("ワイファイ", "わいふあい", 0);
 	fold_is("わいふぁい", "わいふあい", 0);
-	fold_is("ﾜｲﾌｧｲ ﾊﾟｽﾜｰﾄﾞ", "わいふあいぱすわど", 0);
-	fold_is("パスワード", "ぱすわど", 0);
+	fold_is("ﾜｲﾌｧｲ ﾊﾟｽﾜｰﾄﾞ", "わいふあいぱすわーど", 0);
+	fold_is("パスワード", "ぱすわーど", 0);
+	fold_is("ぱすわ〜〜ど", "ぱすわーど", 0);
+	fold_is("バー", "ばー", 0);
 	fold_is("ＷｉＦｉ", "wifi", 0);
 	fold_is("Engineer  Cafe", "engineer cafe", 0);
 	fold_is("エンジニア カフェ", "えんじにあかふえ", 0);
 	fold_is("  Saino の 営業時間 ", "saino の営業時間", 0);
 	fold_is("ヴ", "ぶ", 0);
 	fold_is("\\D+ Cafe", "\\D+ Cafe", CC_FOLD_KEEP_CASE);
-	fold_is("B1ー", "b1ー", 0);
+	fold_is("B1ー", "b1ー", 0);	/* ー after a non-kana is left alone */
 }
 
 static void
