@@ -71,6 +71,10 @@ put_safe(const char *s)
 			putchar(*s);
 }
 
+/* The embeddings endpoint, when one is configured (cc-rag(1)). */
+static struct cc_embed em;
+static int em_on;
+
 static struct cc_kb *
 open_index(const char *db, struct opts *o, const struct cc_config *cfg)
 {
@@ -78,7 +82,7 @@ open_index(const char *db, struct opts *o, const struct cc_config *cfg)
 	size_t n;
 	char **dirs = cc_kb_resolve_dirs(db, o->kb, o->nkb, cfg, &n);
 	struct cc_kb *kb = cc_kb_open_fresh(db, (const char *const *)dirs, n,
-	    NULL, 0, err, sizeof err);
+	    em_on ? &em.embedder : NULL, 0, err, sizeof err);
 
 	cc_kb_dirs_free(dirs);
 	if (!kb)
@@ -100,7 +104,8 @@ cmd_build(const char *db, struct opts *o, const struct cc_config *cfg)
 		cc_kb_dirs_free(dirs);
 		cc_die(CC_EXIT_INTERNAL, "%s", err);
 	}
-	rc = cc_kb_build(kb, (const char *const *)dirs, n, NULL, o->force, &st);
+	rc = cc_kb_build(kb, (const char *const *)dirs, n,
+	    em_on ? &em.embedder : NULL, o->force, &st);
 	cc_kb_dirs_free(dirs);
 	if (rc < 0) {
 		cc_warn("cannot build '%s': %s", db, cc_kb_error(kb));
@@ -111,6 +116,12 @@ cmd_build(const char *db, struct opts *o, const struct cc_config *cfg)
 	printf("%zu passages from %zu files (%zu read, %zu unchanged): "
 	    "%zu added, %zu removed, in %.3f s\n", st.passages, st.files,
 	    st.files_changed, st.files_kept, st.added, st.removed, st.seconds);
+	if (st.vectors)
+		printf("%zu vectors from '%s'\n", st.vectors, em.embedder.model);
+	if (st.embed_error[0]) {
+		cc_warn("no vectors: %s", st.embed_error);
+		return CC_EXIT_UPSTREAM;
+	}
 	return st.problems ? CC_EXIT_DATA : CC_EXIT_OK;
 }
 
@@ -126,9 +137,25 @@ cmd_search(const char *db, struct opts *o, const struct cc_config *cfg,
 		.limit = (size_t)o->limit,
 	};
 	struct cc_buf out = {0};
-	int rc;
+	float *qv = NULL;
+	char err[300];
+	int rc, dim = 0, degraded = 0;
 
-	if (cc_kb_search(kb, &q, &hits) < 0) {
+	if (em_on) {
+		const char *text = query;
+
+		if (cc_embed_texts(&em, &text, 1, &qv, &dim, err, sizeof err) == 0) {
+			q.vector = qv;
+			q.dim = dim;
+			q.model = em.embedder.model;
+		} else {
+			cc_warn("embeddings: %s: keyword search only", err);
+			degraded = 1;
+		}
+	}
+	rc = cc_kb_search(kb, &q, &hits);
+	free(qv);
+	if (rc < 0) {
 		cc_warn("%s", cc_kb_error(kb));
 		cc_kb_close(kb);
 		return CC_EXIT_INTERNAL;
@@ -169,7 +196,7 @@ cmd_search(const char *db, struct opts *o, const struct cc_config *cfg,
 			putchar('\n');
 		}
 	}
-	rc = hits.n ? CC_EXIT_OK : CC_EXIT_NEGATIVE;
+	rc = !hits.n ? CC_EXIT_NEGATIVE : degraded ? CC_EXIT_UPSTREAM : CC_EXIT_OK;
 	cc_buf_release(&out);
 	cc_kb_hits_release(&hits);
 	cc_kb_close(kb);
@@ -308,6 +335,7 @@ main(int argc, char **argv)
 		usage_error("%s", "no command: build, search, list, stats or tokens");
 	cmd = argv[optind++];
 	cc_config_load(&cfg);
+	em_on = strcmp(cmd, "tokens") != 0 && cc_embed_init(&em);
 	db = o.db ? cc_xstrdup(o.db) : cc_kb_default_db(&cfg);
 	if (strcmp(cmd, "build") == 0) {
 		for (int i = optind; i < argc; i++) {
@@ -334,6 +362,7 @@ main(int argc, char **argv)
 	free(text);
 	free(db);
 	free(o.kb);
+	cc_embed_release(&em);
 	cc_config_release(&cfg);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		cc_warn("cannot write output");

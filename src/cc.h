@@ -324,6 +324,7 @@ void cc_kbdoc_file_release(struct cc_kbdoc_file *f);
 #define CC_KB_TOKENIZE_QUERY 1
 enum cc_kb_token_kind {
 	CC_KB_TOKEN_WORD, CC_KB_TOKEN_HAN, CC_KB_TOKEN_HIRAGANA, CC_KB_TOKEN_KATAKANA,
+	CC_KB_TOKEN_OKURIGANA,	/* hiragana right after kanji: 開いて, 料金は */
 };
 typedef int (*cc_kb_token_fn)(void *ctx, const char *tok, size_t len,
 	int kind, int colocated);
@@ -419,5 +420,58 @@ struct cc_kb_stats {
 };
 int cc_kb_stats(struct cc_kb *kb, struct cc_kb_stats *s);
 void cc_kb_stats_release(struct cc_kb_stats *s);
+/* Changes when another connection commits (PRAGMA data_version). */
+long long cc_kb_version(struct cc_kb *kb);
+
+/*
+ * Outside services of the knowledge base (cc_kbnet.c), both off unless
+ * configured in the environment.  Failures return -1 with a short code
+ * (timeout, unreachable, http_status, too_large, bad_response, failed)
+ * and a message that never holds a key.
+ *
+ * Web search (seed 002 generalWebSearch), SearXNG's JSON API shape:
+ *   CC_WEB_SEARCH_URL      e.g. http://127.0.0.1:8888/search (GET
+ *                          ?q=...&format=json&language=ja|en)
+ *   CC_WEB_SEARCH_API_KEY  sent as "Authorization: Bearer"; optional
+ *   CC_WEB_SEARCH_TIMEOUT  seconds (default 3); CC_WEB_SEARCH_LIMIT (5)
+ */
+struct cc_websearch {
+	const char *url, *key;
+	long timeout_ms;
+	size_t limit;
+	void *curl;
+};
+struct cc_web_hit {
+	char *title, *url, *content;
+};
+/* 1 if configured, 0 if not; dies with CC_EXIT_USAGE on a bad value. */
+int cc_websearch_init(struct cc_websearch *ws);
+void cc_websearch_release(struct cc_websearch *ws);
+/* 1 if the query has one of the spec's web-search keywords. */
+int cc_websearch_wanted(const char *q, size_t len);
+int cc_websearch_query(struct cc_websearch *ws, const char *q, size_t len,
+	const char *lang, struct cc_web_hit **hits, size_t *nhits,
+	const char **code, char *err, size_t errlen);
+void cc_web_hits_release(struct cc_web_hit *h, size_t n);
+
+/*
+ * Embeddings, an OpenAI-compatible POST <base>/embeddings:
+ *   CC_EMBED_BASE_URL  e.g. http://127.0.0.1:8080/v1
+ *   CC_EMBED_MODEL     required with the URL
+ *   CC_EMBED_API_KEY   sent as "Authorization: Bearer"; optional
+ *   CC_EMBED_TIMEOUT   seconds (default 10)
+ */
+struct cc_embed {
+	const char *base, *key;
+	long timeout_ms;
+	struct cc_kb_embedder embedder;	/* for cc_kb_build() */
+	const char *code;	/* the last failure's code, or NULL */
+	void *curl;
+};
+int cc_embed_init(struct cc_embed *e);
+void cc_embed_release(struct cc_embed *e);
+/* The cc_kb_embedder function; ctx is the struct cc_embed. */
+int cc_embed_texts(void *ctx, const char *const *texts, size_t n,
+	float **vecs, int *dim, char *err, size_t errlen);
 
 #endif

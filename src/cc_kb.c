@@ -244,14 +244,15 @@ word_run(struct tok *t, const char *s, size_t n, const size_t *cut,
 
 /* A Japanese run (Han, hiragana or katakana), folded: bigrams, unigrams. */
 static void
-cjk_run(struct tok *t, const char *s, size_t n, enum cls c)
+cjk_run(struct tok *t, const char *s, size_t n, enum cls c, int after_han)
 {
 	size_t flen, i = 0, np = 0;
 	char *f = cc_text_fold(s, n, &flen, 0);
 	size_t at[MAX_SEGMENT + 1];
 	int query = t->flags & CC_KB_TOKENIZE_QUERY;
 	int kind = c == C_HAN ? CC_KB_TOKEN_HAN :
-	    c == C_KATA ? CC_KB_TOKEN_KATAKANA : CC_KB_TOKEN_HIRAGANA;
+	    c == C_KATA ? CC_KB_TOKEN_KATAKANA :
+	    after_han ? CC_KB_TOKEN_OKURIGANA : CC_KB_TOKEN_HIRAGANA;
 
 	while (i < flen && np < MAX_SEGMENT) {
 		at[np++] = i;
@@ -285,7 +286,7 @@ cc_kb_tokenize(const char *s, size_t len, int flags, cc_kb_token_fn fn,
 	struct tok t = { .flags = flags, .fn = fn, .ctx = ctx };
 	size_t nlen, i = 0, run = 0, cut[16], cutlen[16], ncut = 0;
 	char *norm = cc_text_nfkc(s, len, &nlen);
-	enum cls cur = C_SEP;
+	enum cls cur = C_SEP, prev = C_SEP;	/* the run before, if adjacent */
 
 	if (!norm)
 		return 0;	/* not UTF-8: nothing to index */
@@ -334,7 +335,8 @@ cc_kb_tokenize(const char *s, size_t len, int flags, cc_kb_token_fn fn,
 		if (cur == C_WORD)
 			word_run(&t, norm + run, at - run, cut, cutlen, ncut);
 		else if (cur != C_SEP)
-			cjk_run(&t, norm + run, at - run, cur);
+			cjk_run(&t, norm + run, at - run, cur, prev == C_HAN);
+		prev = cur;
 		cur = c;
 		run = at;
 		ncut = 0;
@@ -434,7 +436,7 @@ struct cc_kb {
 	sqlite3 *db;
 	int readonly;
 	char err[512];
-	sqlite3_stmt *bm25, *meta, *detail;
+	sqlite3_stmt *bm25, *meta, *detail, *version;
 	struct vec *vecs;	/* loaded on the first vector search */
 	size_t nvecs;
 	int dim;
@@ -553,6 +555,7 @@ cc_kb_close(struct cc_kb *kb)
 	sqlite3_finalize(kb->bm25);
 	sqlite3_finalize(kb->meta);
 	sqlite3_finalize(kb->detail);
+	sqlite3_finalize(kb->version);
 	for (size_t i = 0; i < kb->nvecs; i++)
 		free(kb->vecs[i].v);
 	free(kb->vecs);
@@ -761,8 +764,10 @@ format_ok(struct cc_kb *kb, const char *embed_model)
 {
 	char *fmt = meta_get(kb, "format");
 	char *model = meta_get(kb, "embed_model");
-	int ok = fmt && strcmp(fmt, KB_FORMAT) == 0 &&
-	    strcmp(model ? model : "", embed_model ? embed_model : "") == 0;
+	/* vectors of another model are stale only to a reader that has a
+	   model: keyword search ignores them */
+	int ok = fmt && strcmp(fmt, KB_FORMAT) == 0 && (!embed_model ||
+	    strcmp(model ? model : "", embed_model) == 0);
 
 	free(fmt);
 	free(model);
@@ -1097,8 +1102,8 @@ cc_kb_build(struct cc_kb *kb, const char *const *dirs, size_t ndirs,
 
 		snprintf(now, sizeof now, "%lld", (long long)time(NULL));
 		if (meta_set(kb, "format", KB_FORMAT) < 0 ||
-		    meta_set(kb, "embed_model", em && !st->embed_error[0] ?
-		    em->model : "") < 0 ||
+		    (em && meta_set(kb, "embed_model", st->embed_error[0] ? "" :
+		    em->model) < 0) ||
 		    meta_set(kb, "built", now) < 0 ||
 		    meta_set(kb, "dirs", dirlist.data ? dirlist.data : "") < 0)
 			goto rollback;
@@ -1139,7 +1144,7 @@ out:
 struct qterms {
 	char *buf;		/* the terms, NUL-separated */
 	size_t len, cap;
-	size_t n, nhira;	/* terms; terms of hiragana only */
+	size_t n;
 	size_t off[MAX_QUERY_TERMS];
 	int kind[MAX_QUERY_TERMS];
 };
@@ -1164,8 +1169,6 @@ add_term(void *ctx, const char *tok, size_t n, int kind, int colocated)
 	memcpy(q->buf + q->len, tok, n);
 	q->len += n;
 	q->buf[q->len++] = '\0';
-	if (kind == CC_KB_TOKEN_HIRAGANA)
-		q->nhira++;
 	return 0;
 }
 
@@ -1183,8 +1186,8 @@ cc_kb_query_terms(const char *text, size_t len, struct cc_buf *out)
 	for (size_t i = 0; i < q.n; i++) {
 		const char *t = q.buf + q.off[i];
 
-		/* particles and verb endings, unless they are all there is */
-		if (q.kind[i] == CC_KB_TOKEN_HIRAGANA && q.nhira < q.n)
+		/* verb endings and particles after kanji: 開いて, 予約できますか */
+		if (q.kind[i] == CC_KB_TOKEN_OKURIGANA)
 			continue;
 		if (n++)
 			cc_buf_add(out, " OR ", 4);
@@ -1518,6 +1521,19 @@ cc_kb_stats(struct cc_kb *kb, struct cc_kb_stats *s)
 	s->embed_model = meta_get(kb, "embed_model");
 	s->format = meta_get(kb, "format");
 	return 0;
+}
+
+long long
+cc_kb_version(struct cc_kb *kb)
+{
+	long long v = -1;
+
+	if (!kb->version && !(kb->version = prepare(kb, "PRAGMA data_version")))
+		return -1;
+	if (sqlite3_step(kb->version) == SQLITE_ROW)
+		v = sqlite3_column_int64(kb->version, 0);
+	sqlite3_reset(kb->version);
+	return v;
 }
 
 void

@@ -1,0 +1,469 @@
+/*
+ * cc-rag: add retrieval {results, context, sources, language} to each
+ * record whose agent answers from documents, from the knowledge base and,
+ * when configured, web search (seed 002).
+ */
+#include "config.h"
+
+#include <getopt.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+
+static const char usage_text[] =
+	"usage: cc-rag [-u] [--db PATH] [--kb DIR]... [--limit N]\n"
+	"              [--context-chars N] [--no-cache] < records.ndjson\n"
+	"Adds retrieval {results, context, sources, language} to each NDJSON\n"
+	"record from its \"query\", for records routed to an agent that answers\n"
+	"from documents (or not routed at); others pass through.\n"
+	"  -d, --db PATH            the index (default $CC_KB_DB, else\n"
+	"                           $XDG_CACHE_HOME/concierge/kb-DOMAIN.sqlite)\n"
+	"  -k, --kb DIR             a document folder (repeatable; default the\n"
+	"                           domain's kb folder)\n"
+	"  -n, --limit N            passages per record (default 10)\n"
+	"  -C, --context-chars N    cap of the context (default 4000)\n"
+	"      --no-cache           search again for repeated queries\n"
+	"  -u, --unbuffered         flush after every record\n"
+	"  -h, --help               show this help\n"
+	"  -V, --version            show the version\n"
+	"Web search: CC_WEB_SEARCH_URL; embeddings: CC_EMBED_BASE_URL and\n"
+	"CC_EMBED_MODEL (see cc-rag(1)).\n";
+
+/* Agents that do not answer from documents: their records pass through. */
+static const char *const pass_agents[] = {
+	"MemoryAgent", "ClarificationAgent", "TimeAgent",
+};
+
+#define CACHE_SLOTS 1024
+
+struct slot {
+	char *key, *value;
+	size_t klen, vlen;
+};
+
+struct rag {
+	struct cc_kb *kb;
+	struct cc_websearch ws;
+	struct cc_embed em;
+	int web_on, embed_on;
+	size_t limit, context_chars;
+	struct cc_kb_hits hits;
+	struct cc_buf key, value;
+	struct slot *cache;	/* NULL: no cache */
+	long long version;	/* of the index, when the cache was filled */
+	time_t checked;
+	int upstream_failed;	/* some outside service failed: exit 4 */
+};
+
+struct route {
+	int present;
+	char agent[64], category[64], request_type[64], language[8];
+};
+
+/* Copy a string member of obj into buf (empty if absent or not a string). */
+static void
+member(jv obj, const char *key, char *buf, size_t size)
+{
+	jv v = jv_object_get(jv_copy(obj), jv_string(key));
+
+	buf[0] = '\0';
+	if (jv_get_kind(v) == JV_KIND_STRING)
+		snprintf(buf, size, "%s", jv_string_value(v));
+	jv_free(v);
+}
+
+static void
+read_route(struct cc_record *rec, struct route *r)
+{
+	jv v;
+
+	memset(r, 0, sizeof *r);
+	if (!cc_record_has(rec, "route"))
+		return;
+	v = cc_record_get(rec, "route");
+	if (jv_get_kind(v) == JV_KIND_OBJECT) {
+		r->present = 1;
+		member(v, "agent", r->agent, sizeof r->agent);
+		member(v, "category", r->category, sizeof r->category);
+		member(v, "request_type", r->request_type, sizeof r->request_type);
+		member(v, "language", r->language, sizeof r->language);
+	}
+	jv_free(v);
+}
+
+/* The answer language: the route's, the detector's, or detected here. */
+static const char *
+answer_language(struct cc_record *rec, const struct route *r, const char *q,
+    size_t len)
+{
+	struct cc_lang_result lr;
+
+	if (!strcmp(r->language, "ja") || !strcmp(r->language, "en"))
+		return !strcmp(r->language, "ja") ? "ja" : "en";
+	if (cc_record_has(rec, "language_detection")) {
+		jv ld = cc_record_get(rec, "language_detection");
+		char lang[8] = "";
+
+		if (jv_get_kind(ld) == JV_KIND_OBJECT)
+			member(ld, "detected_language", lang, sizeof lang);
+		jv_free(ld);
+		if (!strcmp(lang, "ja") || !strcmp(lang, "en"))
+			return !strcmp(lang, "ja") ? "ja" : "en";
+	}
+	cc_lang_detect(q, len, &lr);
+	return cc_lang_name(lr.lang);
+}
+
+static double
+round4(double d)
+{
+	return round(d * 10000) / 10000;
+}
+
+/* Append s to the context while it has room; never split a character. */
+static void
+context_add(struct cc_buf *ctx, size_t *chars, size_t cap, const char *s)
+{
+	size_t i = 0, n = strlen(s);
+
+	while (i < n && *chars < cap) {
+		size_t at = i;
+
+		cc_utf8_next(s, n, &i);
+		cc_buf_add(ctx, s + at, i - at);
+		(*chars)++;
+	}
+}
+
+static void
+context_entry(struct cc_buf *ctx, size_t *chars, size_t cap, const char *a,
+    const char *b, const char *c)
+{
+	if (ctx->len)
+		context_add(ctx, chars, cap, "\n\n");
+	context_add(ctx, chars, cap, a);
+	if (b && *b) {
+		context_add(ctx, chars, cap, "\n");
+		context_add(ctx, chars, cap, b);
+	}
+	if (c && *c) {
+		context_add(ctx, chars, cap, "\n");
+		context_add(ctx, chars, cap, c);
+	}
+}
+
+static void
+write_error(struct cc_jw *w, const char *source, const char *code,
+    const char *message)
+{
+	cc_jw_object(w);
+	cc_jw_key(w, "source");
+	cc_jw_cstr(w, source);
+	cc_jw_key(w, "code");
+	cc_jw_cstr(w, code);
+	cc_jw_key(w, "message");
+	cc_jw_cstr(w, message);
+	cc_jw_end(w);
+}
+
+/* Search and write the retrieval object; returns 1 if it may be cached. */
+static int
+retrieve(struct rag *g, const struct route *r, const char *q, size_t len,
+    const char *lang, int web_allowed, struct cc_jw *w)
+{
+	struct cc_kb_query kq = {
+		.text = q, .len = len, .language = lang, .limit = g->limit,
+		.category = *r->category ? r->category : NULL,
+		.request_type = *r->request_type ? r->request_type : NULL,
+	};
+	struct cc_web_hit *web = NULL;
+	size_t nweb = 0, chars = 0;
+	struct cc_buf ctx = {0};
+	float *qv = NULL;
+	int dim = 0, kb_ok, cacheable = 1;
+	char kb_err[600] = "", web_err[300] = "", emb_err[300] = "";
+	const char *web_code = NULL, *emb_code = NULL;
+
+	if (g->embed_on) {
+		if (cc_embed_texts(&g->em, &q, 1, &qv, &dim, emb_err,
+		    sizeof emb_err) == 0) {
+			kq.vector = qv;
+			kq.dim = dim;
+			kq.model = g->em.embedder.model;
+		} else {
+			emb_code = g->em.code ? g->em.code : "failed";
+			cc_warn("embeddings: %s", emb_err);
+			g->upstream_failed = 1;
+			cacheable = 0;
+		}
+	}
+	kb_ok = cc_kb_search(g->kb, &kq, &g->hits) == 0;
+	if (!kb_ok) {
+		snprintf(kb_err, sizeof kb_err, "%s", cc_kb_error(g->kb));
+		cacheable = 0;
+	}
+	free(qv);
+	if (web_allowed && (g->hits.n == 0 || cc_websearch_wanted(q, len))) {
+		cacheable = 0;	/* "latest" questions: ask each time */
+		if (cc_websearch_query(&g->ws, q, len, lang, &web, &nweb, &web_code,
+		    web_err, sizeof web_err) < 0) {
+			cc_warn("web search: %s", web_err);
+			g->upstream_failed = 1;
+		}
+	}
+
+	cc_jw_object(w);
+	cc_jw_key(w, "results");
+	cc_jw_array(w);
+	for (size_t i = 0; i < g->hits.n; i++) {
+		const struct cc_kb_hit *h = &g->hits.v[i];
+
+		cc_jw_object(w);
+		cc_jw_key(w, "id");
+		cc_jw_cstr(w, h->id);
+		cc_jw_key(w, "title");
+		cc_jw_cstr(w, h->title);
+		cc_jw_key(w, "content");
+		cc_jw_cstr(w, h->content);
+		cc_jw_key(w, "score");
+		cc_jw_num(w, round4(h->score));
+		cc_jw_key(w, "language");
+		cc_jw_cstr(w, h->language);
+		cc_jw_key(w, "category");
+		cc_jw_cstr(w, h->category);
+		cc_jw_key(w, "source");
+		cc_jw_cstr(w, "knowledge_base");
+		cc_jw_end(w);
+		context_entry(&ctx, &chars, g->context_chars, h->title, h->content,
+		    NULL);
+	}
+	for (size_t i = 0; i < nweb; i++) {
+		char id[32];
+
+		snprintf(id, sizeof id, "web-%zu", i + 1);
+		cc_jw_object(w);
+		cc_jw_key(w, "id");
+		cc_jw_cstr(w, id);
+		cc_jw_key(w, "title");
+		cc_jw_cstr(w, web[i].title);
+		cc_jw_key(w, "content");
+		cc_jw_cstr(w, web[i].content);
+		cc_jw_key(w, "score");
+		cc_jw_num(w, round4(1.0 / (double)(i + 1)));
+		cc_jw_key(w, "language");
+		cc_jw_cstr(w, lang);
+		cc_jw_key(w, "category");
+		cc_jw_cstr(w, "web");
+		cc_jw_key(w, "source");
+		cc_jw_cstr(w, "web_search");
+		cc_jw_key(w, "url");
+		cc_jw_cstr(w, web[i].url);
+		cc_jw_end(w);
+		context_entry(&ctx, &chars, g->context_chars, web[i].title,
+		    web[i].content, web[i].url);
+	}
+	cc_jw_end(w);
+	cc_jw_key(w, "context");
+	cc_jw_str(w, ctx.data ? ctx.data : "", ctx.len);
+	cc_jw_key(w, "sources");
+	cc_jw_array(w);
+	if (g->hits.n)
+		cc_jw_cstr(w, "knowledge_base");
+	if (nweb)
+		cc_jw_cstr(w, "web_search");
+	cc_jw_end(w);
+	cc_jw_key(w, "language");
+	cc_jw_cstr(w, lang);
+	if (!kb_ok || web_code || emb_code) {
+		cc_jw_key(w, "errors");
+		cc_jw_array(w);
+		if (!kb_ok)
+			write_error(w, "knowledge_base", "search_failed", kb_err);
+		if (emb_code)
+			write_error(w, "embeddings", emb_code, emb_err);
+		if (web_code)
+			write_error(w, "web_search", web_code, web_err);
+		cc_jw_end(w);
+	}
+	cc_jw_end(w);
+	cc_buf_release(&ctx);
+	cc_web_hits_release(web, nweb);
+	return cacheable;
+}
+
+static uint64_t
+fnv(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+static void
+cache_flush(struct rag *g)
+{
+	for (size_t i = 0; g->cache && i < CACHE_SLOTS; i++) {
+		free(g->cache[i].key);
+		free(g->cache[i].value);
+		g->cache[i] = (struct slot){0};
+	}
+}
+
+static enum cc_outcome
+rag(void *vctx, struct cc_record *rec, struct cc_jw *out)
+{
+	struct rag *g = vctx;
+	struct route r;
+	size_t len;
+	const char *q, *lang;
+	int web_allowed;
+	struct slot *s = NULL;
+	struct cc_jw w;
+
+	read_route(rec, &r);
+	if (r.present)
+		for (size_t i = 0; i < sizeof pass_agents / sizeof *pass_agents; i++)
+			if (strcmp(r.agent, pass_agents[i]) == 0)
+				return CC_RECORD_PASS;
+	q = cc_record_query(rec, &len);
+	if (!q)
+		return cc_record_fail(rec, "no_query",
+		    "the record has no string \"query\"");
+	lang = answer_language(rec, &r, q, len);
+	web_allowed = g->web_on && (!r.present ||
+	    strcmp(r.agent, "GeneralKnowledgeAgent") == 0);
+	if (g->cache) {
+		time_t now = time(NULL);
+
+		if (now != g->checked) {	/* a rebuild empties the cache */
+			long long v = cc_kb_version(g->kb);
+
+			g->checked = now;
+			if (v != g->version)
+				cache_flush(g);
+			g->version = v;
+		}
+		g->key.len = 0;
+		cc_buf_add(&g->key, lang, strlen(lang) + 1);
+		cc_buf_add(&g->key, r.category, strlen(r.category) + 1);
+		cc_buf_add(&g->key, r.request_type, strlen(r.request_type) + 1);
+		cc_buf_add(&g->key, web_allowed ? "w" : "-", 1);
+		cc_buf_add(&g->key, q, len);
+		s = &g->cache[fnv(g->key.data, g->key.len) % CACHE_SLOTS];
+		if (s->key && s->klen == g->key.len &&
+		    memcmp(s->key, g->key.data, s->klen) == 0) {
+			/* the value is the writer's first and only item */
+			cc_buf_add(out->b, s->value, s->vlen);
+			return CC_RECORD_SET;
+		}
+	}
+	g->value.len = 0;
+	cc_jw_init(&w, &g->value);
+	if (retrieve(g, &r, q, len, lang, web_allowed, &w) && s) {
+		free(s->key);
+		free(s->value);
+		s->key = cc_xmalloc(g->key.len);
+		memcpy(s->key, g->key.data, g->key.len);
+		s->klen = g->key.len;
+		s->value = cc_xmalloc(g->value.len);
+		memcpy(s->value, g->value.data, g->value.len);
+		s->vlen = g->value.len;
+	}
+	cc_buf_add(out->b, g->value.data, g->value.len);
+	return CC_RECORD_SET;
+}
+
+static size_t
+count_arg(const char *opt, const char *arg, long min, long max)
+{
+	char *end;
+	long n = strtol(arg, &end, 10);
+
+	if (*end || end == arg || n < min || n > max) {
+		cc_warn("invalid %s '%s': use %ld to %ld", opt, arg, min, max);
+		fputs(usage_text, stderr);
+		exit(CC_EXIT_USAGE);
+	}
+	return (size_t)n;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"db", required_argument, NULL, 'd'},
+		{"kb", required_argument, NULL, 'k'},
+		{"limit", required_argument, NULL, 'n'},
+		{"context-chars", required_argument, NULL, 'C'},
+		{"no-cache", no_argument, NULL, 'N'},
+		CC_COMMON_LONGOPTS,
+		{NULL, 0, NULL, 0},
+	};
+	struct rag g = { .limit = 10, .context_chars = 4000, .version = -1 };
+	struct cc_stage stage = {
+		.name = "cc-rag", .key = "retrieval", .process = rag, .ctx = &g,
+	};
+	struct cc_config cfg;
+	const char *dbopt = NULL;
+	char **given = NULL, **dirs, *db, err[700];
+	size_t ngiven = 0, ndirs;
+	int c, cache = 1, status;
+
+	cc_set_progname(argv[0]);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":d:k:n:C:" CC_COMMON_SHORTOPTS, opts,
+	    NULL)) != -1) {
+		switch (c) {
+		case 'd': dbopt = optarg; break;
+		case 'k':
+			given = cc_xrealloc(given, (ngiven + 1) * sizeof *given);
+			given[ngiven++] = optarg;
+			break;
+		case 'n': g.limit = count_arg("--limit", optarg, 1, 1000); break;
+		case 'C':
+			g.context_chars = count_arg("--context-chars", optarg, 0,
+			    10000000);
+			break;
+		case 'N': cache = 0; break;
+		default:
+			if (!cc_option_common(c, argv, usage_text, &stage.unbuffered))
+				cc_die(CC_EXIT_INTERNAL, "unhandled option -%c", c);
+		}
+	}
+	if (optind < argc) {
+		cc_warn("unexpected argument '%s'", argv[optind]);
+		fputs(usage_text, stderr);
+		return CC_EXIT_USAGE;
+	}
+	cc_config_load(&cfg);
+	g.web_on = cc_websearch_init(&g.ws);
+	g.embed_on = cc_embed_init(&g.em);
+	db = dbopt ? cc_xstrdup(dbopt) : cc_kb_default_db(&cfg);
+	dirs = cc_kb_resolve_dirs(db, given, ngiven, &cfg, &ndirs);
+	g.kb = cc_kb_open_fresh(db, (const char *const *)dirs, ndirs,
+	    g.embed_on ? &g.em.embedder : NULL, 0, err, sizeof err);
+	cc_kb_dirs_free(dirs);
+	free(given);
+	free(db);
+	if (!g.kb)
+		cc_die(CC_EXIT_INTERNAL, "%s", err);
+	if (cache)
+		g.cache = calloc(CACHE_SLOTS, sizeof *g.cache);
+	status = cc_record_run(&stage, stdin, stdout);
+	if (status == CC_EXIT_OK && g.upstream_failed)
+		status = CC_EXIT_UPSTREAM;
+	cache_flush(&g);
+	free(g.cache);
+	cc_kb_hits_release(&g.hits);
+	cc_buf_release(&g.key);
+	cc_buf_release(&g.value);
+	cc_kb_close(g.kb);
+	cc_websearch_release(&g.ws);
+	cc_embed_release(&g.em);
+	cc_config_release(&cfg);
+	return status;
+}
