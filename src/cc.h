@@ -17,6 +17,7 @@
 #define CC_H
 
 #include <stddef.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <time.h>
@@ -102,8 +103,27 @@ struct cc_buf {
 	char *data;		/* NUL-terminated when not NULL */
 	size_t len, cap;
 };
-void cc_buf_add(struct cc_buf *b, const void *p, size_t n);
+void cc_buf_grow(struct cc_buf *b, size_t n);	/* room for n more bytes */
 void cc_buf_release(struct cc_buf *b);
+
+/* Make room for n more bytes (and the terminating NUL). */
+static inline void
+cc_buf_grow_to(struct cc_buf *b, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		cc_buf_grow(b, n);
+}
+
+/* Append n bytes; inline because output is built from many small pieces. */
+static inline void
+cc_buf_add(struct cc_buf *b, const void *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		cc_buf_grow(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
 
 /* A top-level member of an object, as offsets into cc_json_doc.text. */
 struct cc_json_field {
@@ -163,6 +183,8 @@ void cc_jw_num(struct cc_jw *w, double d);
 void cc_jw_bool(struct cc_jw *w, int b);
 void cc_jw_null(struct cc_jw *w);
 void cc_jw_jv(struct cc_jw *w, jv v);	/* borrows v */
+/* Write text that is already one compact JSON value. */
+void cc_jw_raw(struct cc_jw *w, const char *json, size_t n);
 
 /* ---- the NDJSON record stream (cc_record.c) ---- */
 
@@ -190,6 +212,8 @@ int cc_record_has(struct cc_record *rec, const char *key);
  * returns.
  */
 const char *cc_record_str(struct cc_record *rec, const char *key, size_t *len);
+/* The compact JSON text of member `key`, or NULL; valid until it returns. */
+const char *cc_record_raw(struct cc_record *rec, const char *key, size_t *len);
 /* The query, or NULL. */
 #define cc_record_query(rec, len) cc_record_str((rec), "query", (len))
 
@@ -241,8 +265,9 @@ char *cc_text_nfkc(const char *s, size_t len, size_t *outlen);
  * or index terms it is matched against:
  *   NFKC (fullwidth Latin to ASCII, halfwidth kana to fullwidth);
  *   lower case;
- *   katakana to hiragana, small kana to their large forms, the long-vowel
- *   mark dropped (ワイファイ, わいふぁい, ワイファイー all become わいふあい);
+ *   katakana to hiragana, small kana to their large forms, wave dashes
+ *   after kana as the long-vowel mark ー, repeated ー once (ワイファイ and
+ *   わいふぁい both become わいふあい, パスワード and ぱすわ〜ど ぱすわーど);
  *   white space between two Japanese characters removed (エンジニア カフェ),
  *   other runs of white space collapsed to one space, ends trimmed.
  * Returns a fresh NUL-terminated string.  Regular-expression syntax is
@@ -289,6 +314,115 @@ void cc_lang_detect(const char *s, size_t len, struct cc_lang_result *r);
 const char *cc_lang_name(enum cc_lang lang);
 /* Write the result as the record's language_detection object. */
 void cc_lang_write(const struct cc_lang_result *r, struct cc_jw *w);
+
+/* ---- session memory (cc_session.c) ---- */
+
+struct cc_session;
+
+/* One routed turn; strings are owned (cc_turns_release frees them). */
+struct cc_turn {
+	long long id;
+	time_t at;
+	char *query, *language, *agent, *category, *request_type;
+	char *slots;		/* the router's slots as a JSON object */
+	char *answer;		/* added by cc-respond; may be NULL */
+};
+
+/* Open (creating, mode 0700) the store under state_dir; NULL + message. */
+struct cc_session *cc_session_open(const char *state_dir, time_t now,
+	char *err, size_t errlen);
+void cc_session_close(struct cc_session *s);
+const char *cc_session_error(struct cc_session *s);
+/*
+ * The turns of `session` asked at or after `since`, oldest first, at most
+ * max (the newest ones).  Returns the count, or -1 on a store error.
+ */
+int cc_session_recent(struct cc_session *s, const char *session, time_t since,
+	struct cc_turn *turns, int max);
+/* Record a turn (t->id is ignored); returns its id, or -1. */
+long long cc_session_add(struct cc_session *s, const char *session,
+	const struct cc_turn *t);
+/* Add the answer to a turn; 0 or -1. */
+int cc_session_answer(struct cc_session *s, long long turn, const char *answer,
+	time_t at);
+void cc_turns_release(struct cc_turn *turns, int n);
+
+/* ---- literal prefilter for regular expressions (cc_litindex.c) ---- */
+
+struct cc_litindex;
+struct cc_litindex *cc_litindex_new(void);
+void cc_litindex_free(struct cc_litindex *x);
+/*
+ * Index the literals every match of `pattern` (PCRE2 syntax, folded) must
+ * begin with, for `target`.  Returns -1 when there is no such set (the
+ * pattern can begin with anything): the caller must always run it.
+ */
+int cc_litindex_add_pattern(struct cc_litindex *x, const char *pattern,
+	int target);
+/*
+ * Where the literals of each target occur in a text: up to CC_LIT_POS
+ * starting offsets, in increasing order; n > CC_LIT_POS means more.
+ */
+#define CC_LIT_POS 4
+struct cc_lithit {
+	unsigned n;
+	size_t pos[CC_LIT_POS];
+};
+/* Fill hits[target] (zeroed by the caller) from one pass over the text. */
+void cc_litindex_scan(const struct cc_litindex *x, const char *text,
+	size_t len, struct cc_lithit *hits);
+
+/* ---- decision rules as data (cc_rules.c; format in cc-rules(5)) ---- */
+
+#define CC_RULES_MAX_SLOTS 64
+struct cc_rules;
+
+/*
+ * What earlier turns of the session said: slot values by slot index, each
+ * mapped through cc_rules_intern() (a value the rules never name is NULL
+ * there, and equals nothing).
+ */
+struct cc_rules_context {
+	int has_last;				/* the session has an earlier turn */
+	const char *last[CC_RULES_MAX_SLOTS];	/* the turn just before */
+	const char *prev[CC_RULES_MAX_SLOTS];	/* the last turn that gives context */
+};
+
+/* Load and compile a rules file; NULL with a "path:line: why" message. */
+struct cc_rules *cc_rules_load(const char *path, char *err, size_t errlen);
+void cc_rules_free(struct cc_rules *r);
+/* Fold the text, run the cues, decide every slot.  ctx may be NULL. */
+void cc_rules_eval(struct cc_rules *r, const char *text, size_t len,
+	const struct cc_rules_context *ctx);
+/* The value of a slot after cc_rules_eval(), or NULL (unset / null). */
+const char *cc_rules_get(const struct cc_rules *r, const char *slot);
+int cc_rules_slot(const struct cc_rules *r, const char *name);	/* -1 if none */
+/* The rules' own copy of the value v, or NULL if the rules never name it. */
+const char *cc_rules_intern(const struct cc_rules *r, const char *v);
+/* The value of slot number `slot` (from cc_rules_slot), or NULL. */
+const char *cc_rules_value(const struct cc_rules *r, int slot);
+size_t cc_rules_nslots(const struct cc_rules *r);
+const char *cc_rules_slot_name(const struct cc_rules *r, size_t i);
+/* 1 if turns routed to this agent give no context (context-skip). */
+int cc_rules_skips_agent(const struct cc_rules *r, const char *agent);
+/* 1 if this language cue means "take the session's language". */
+int cc_rules_language_neutral(const struct cc_rules *r, const char *cue);
+/*
+ * Whether a slot value was copied from an earlier turn in the last
+ * evaluation: 0 no, 1 from the turn just before, 2 from the last turn
+ * that gives context.
+ */
+int cc_rules_inherited(const struct cc_rules *r);
+/* The folded, fixed text the cues were matched against. */
+const char *cc_rules_text(const struct cc_rules *r);
+/*
+ * Members "rules", "matched", "slots", "text" of the debug object.  Cues
+ * are run only when a condition needs them, so "matched" lists the cues
+ * that were needed and matched; "slots" leaves out those named in omit
+ * (a NULL-terminated list, or NULL).
+ */
+void cc_rules_write_trace(struct cc_rules *r, struct cc_jw *w,
+	const char *const *omit);
 
 /* ---- knowledge base (cc_kbdoc.c, cc_kb.c, cc_kbnet.c; see cc-kb(5)) ---- */
 

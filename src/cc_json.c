@@ -352,24 +352,30 @@ cc_json_doc_release(struct cc_json_doc *doc)
 
 /* ---- serialising jv values ---- */
 
+/* Bytes that must be escaped in a JSON string (controls, quote, backslash). */
+static const unsigned char needs_escape[256] = {
+	[0x00 ... 0x1F] = 1, ['"'] = 1, ['\\'] = 1, [0x7F] = 1,
+};
+
 static void
 put_string(struct cc_buf *b, const char *s, size_t n)
 {
 	static const char hexd[] = "0123456789abcdef";
-	size_t run = 0;
+	const unsigned char *u = (const unsigned char *)s;
+	size_t run = 0, i = 0;
 
-	cc_buf_add(b, "\"", 1);
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		char esc[6];
+	cc_buf_grow_to(b, n + 2);
+	b->data[b->len++] = '"';
+	for (;;) {
+		while (i < n && !needs_escape[u[i]])
+			i++;
+		cc_buf_add(b, s + run, i - run);
+		if (i == n)
+			break;
+		char esc[6] = { '\\' };
 		size_t k = 2;
 
-		if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7F)
-			continue;
-		cc_buf_add(b, s + run, i - run);
-		run = i + 1;
-		esc[0] = '\\';
-		switch (c) {
+		switch (u[i]) {
 		case '"': esc[1] = '"'; break;
 		case '\\': esc[1] = '\\'; break;
 		case '\n': esc[1] = 'n'; break;
@@ -379,14 +385,29 @@ put_string(struct cc_buf *b, const char *s, size_t n)
 		case '\f': esc[1] = 'f'; break;
 		default:
 			memcpy(esc + 1, "u00", 3);
-			esc[4] = hexd[c >> 4];
-			esc[5] = hexd[c & 15];
+			esc[4] = hexd[u[i] >> 4];
+			esc[5] = hexd[u[i] & 15];
 			k = 6;
 		}
 		cc_buf_add(b, esc, k);
+		run = ++i;
 	}
-	cc_buf_add(b, s + run, n - run);
 	cc_buf_add(b, "\"", 1);
+}
+
+/* Decimal digits of v >= 0 into s; returns their count. */
+static int
+snprintf_int(char *s, long long v)
+{
+	char rev[24];
+	int n = 0, k = 0;
+
+	do
+		rev[n++] = (char)('0' + v % 10);
+	while (v /= 10);
+	while (n)
+		s[k++] = rev[--n];
+	return k;
 }
 
 /* The shortest decimal form that reads back as the same double. */
@@ -412,6 +433,26 @@ put_number(struct cc_buf *b, double d)
 		if (d < 0)
 			*--p = '-';
 		cc_buf_add(b, p, (size_t)(tmp + sizeof tmp - p));
+		return;
+	}
+	if (fabs(d) < 1e9 && d * 1000 == floor(d * 1000)) {
+		/* confidences and scores: up to three decimals, no printf */
+		long long m = llround(fabs(d) * 1000);
+		int k = 0;
+
+		if (d < 0)
+			tmp[k++] = '-';
+		k += snprintf_int(tmp + k, m / 1000);
+		if (m % 1000) {
+			tmp[k++] = '.';
+			tmp[k++] = (char)('0' + m / 100 % 10);
+			if (m % 100) {
+				tmp[k++] = (char)('0' + m / 10 % 10);
+				if (m % 10)
+					tmp[k++] = (char)('0' + m % 10);
+			}
+		}
+		cc_buf_add(b, tmp, (size_t)k);
 		return;
 	}
 	len = snprintf(tmp, sizeof tmp, "%.15g", d);
@@ -584,4 +625,11 @@ cc_jw_jv(struct cc_jw *w, jv v)
 {
 	item(w);
 	cc_json_put(w->b, v);
+}
+
+void
+cc_jw_raw(struct cc_jw *w, const char *json, size_t n)
+{
+	item(w);
+	cc_buf_add(w->b, json, n);
 }

@@ -185,7 +185,8 @@ classify_word(struct scan *sc, struct word *w, int japanese_nearby)
 		return;
 	if (IN(romaji_slang, key))
 		sc->slang++;
-	if (w->ascii && romaji_word(key))
+	/* romaji only matters for text in Latin letters alone */
+	if (!japanese_nearby && w->ascii && romaji_word(key))
 		sc->parsed_romaji++;
 	if (IN(romaji_cue, key))
 		r->romaji++;

@@ -19,15 +19,10 @@
 #include "cc.h"
 
 void
-cc_buf_add(struct cc_buf *b, const void *p, size_t n)
+cc_buf_grow(struct cc_buf *b, size_t n)
 {
-	if (b->len + n + 1 > b->cap) {
-		b->cap = (b->len + n + 1) * 2;
-		b->data = cc_xrealloc(b->data, b->cap);
-	}
-	memcpy(b->data + b->len, p, n);
-	b->len += n;
-	b->data[b->len] = '\0';
+	b->cap = (b->len + n + 1) * 2;
+	b->data = cc_xrealloc(b->data, b->cap);
 }
 
 void
@@ -54,6 +49,35 @@ cc_record_get(struct cc_record *rec, const char *key)
 	if (!f)
 		return jv_invalid();
 	return jv_parse_sized(rec->doc.text.data + f->val_at, (int)f->val_len);
+}
+
+const char *
+cc_record_raw(struct cc_record *rec, const char *key, size_t *len)
+{
+	const struct cc_json_field *f;
+
+	if (jv_is_valid(rec->whole)) {	/* rare: re-serialise the member */
+		jv v = cc_record_get(rec, key);
+		struct cc_buf b = {0};
+		const char *s;
+
+		if (!jv_is_valid(v)) {
+			jv_free(v);
+			return NULL;
+		}
+		cc_json_put(&b, v);
+		jv_free(v);
+		v = jv_string_sized(b.data, (int)b.len);
+		cc_buf_release(&b);
+		*len = (size_t)jv_string_length_bytes(jv_copy(v));
+		s = jv_string_value(v);
+		rec->held = jv_array_append(rec->held, v);	/* keeps s alive */
+		return s;
+	}
+	if (!(f = cc_json_field(&rec->doc, key)))
+		return NULL;
+	*len = f->val_len;
+	return rec->doc.text.data + f->val_at;
 }
 
 int

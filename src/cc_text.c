@@ -10,16 +10,31 @@
 int32_t
 cc_utf8_next(const char *s, size_t len, size_t *i)
 {
-	utf8proc_int32_t cp;
-	utf8proc_ssize_t n = utf8proc_iterate((const utf8proc_uint8_t *)s + *i,
-	    (utf8proc_ssize_t)(len - *i), &cp);
+	const unsigned char *u = (const unsigned char *)s + *i;
+	size_t n = len - *i, k;
+	int32_t cp;
 
-	if (n <= 0) {		/* skip one bad byte, report U+FFFD */
+	if (u[0] < 0x80) {	/* ASCII: most of what we scan */
 		(*i)++;
-		return 0xFFFD;
+		return u[0];
 	}
-	*i += (size_t)n;
+	k = u[0] >= 0xF0 ? 4 : u[0] >= 0xE0 ? 3 : u[0] >= 0xC2 ? 2 : 0;
+	if (k == 0 || k > n || u[0] > 0xF4)
+		goto bad;
+	cp = u[0] & (0x7F >> k);
+	for (size_t j = 1; j < k; j++) {
+		if ((u[j] & 0xC0) != 0x80)
+			goto bad;
+		cp = cp << 6 | (u[j] & 0x3F);
+	}
+	if ((k == 3 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) ||
+	    (k == 4 && (cp < 0x10000 || cp > 0x10FFFF)))
+		goto bad;
+	*i += k;
 	return cp;
+bad:			/* skip one bad byte, report U+FFFD */
+	(*i)++;
+	return 0xFFFD;
 }
 
 int

@@ -1,0 +1,346 @@
+/* cc-route: decide which agent answers each query, and why (seed 000). */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+
+#define MAX_TURNS 32		/* turns of context read per query */
+
+static const char usage_text[] =
+	"usage: cc-route [-u] [--rules FILE] [--memory-window SECONDS] [--no-memory]\n"
+	"Adds route {agent, category, request_type, language, confidence,\n"
+	"debug_info} to each NDJSON record from its \"query\" and the session's\n"
+	"earlier turns (\"session_id\").\n"
+	"  -r, --rules FILE          routing rules (default: the domain's routing.rules)\n"
+	"  -w, --memory-window SECS  how long a session remembers (default 180)\n"
+	"  -n, --no-memory           route every record on its own\n"
+	"  -u, --unbuffered          flush after every record\n"
+	"  -h, --help                show this help\n"
+	"  -V, --version             show the version\n";
+
+struct router {
+	struct cc_config cfg;
+	struct cc_rules *rules;
+	struct cc_session *store;
+	int store_failed;	/* warned once; route without memory */
+	int no_memory;
+	long window;
+	int agent, category, request_type, confidence, reason;	/* slots */
+};
+
+/* The output slots; the rest of the slots are shown in the trace. */
+static const char *const output_slots[] = {
+	"agent", "category", "request_type", "confidence", "reason", NULL,
+};
+
+static struct cc_session *
+store(struct router *rt)
+{
+	char err[512];
+
+	if (rt->store || rt->store_failed || rt->no_memory)
+		return rt->store;
+	rt->store = cc_session_open(rt->cfg.state_dir, rt->cfg.now, err, sizeof err);
+	if (!rt->store) {
+		/* spec: memory failure keeps routing, without context */
+		cc_warn("session memory unavailable, routing without context: %s", err);
+		rt->store_failed = 1;
+	}
+	return rt->store;
+}
+
+/* The session id: session_id, or its alias sessionId; numbers as text. */
+static char *
+session_id(struct cc_record *rec)
+{
+	static const char *const keys[] = { "session_id", "sessionId" };
+
+	for (int i = 0; i < 2; i++) {
+		size_t n;
+		const char *s = cc_record_str(rec, keys[i], &n);
+		jv v;
+		char *id = NULL;
+
+		if (s && n > 0 && !memchr(s, '\0', n)) {
+			id = cc_xmalloc(n + 1);
+			memcpy(id, s, n);
+			id[n] = '\0';
+			return id;
+		}
+		if (!cc_record_has(rec, keys[i]))
+			continue;
+		v = cc_record_get(rec, keys[i]);
+		if (jv_get_kind(v) == JV_KIND_NUMBER) {
+			jv text = jv_dump_string(jv_copy(v), 0);
+			id = cc_xstrdup(jv_string_value(text));
+			jv_free(text);
+		}
+		jv_free(v);
+		if (id)
+			return id;
+	}
+	return NULL;
+}
+
+/* Slot values of a stored turn into vals[], as the rules' own strings. */
+static void
+load_slots(struct router *rt, const struct cc_turn *t, const char **vals)
+{
+	jv o = t && t->slots ? jv_parse(t->slots) : jv_invalid();
+
+	if (jv_get_kind(o) != JV_KIND_OBJECT) {
+		jv_free(o);
+		return;
+	}
+	for (size_t i = 0; i < cc_rules_nslots(rt->rules); i++) {
+		jv v = jv_object_get(jv_copy(o), jv_string(cc_rules_slot_name(rt->rules, i)));
+
+		if (jv_get_kind(v) == JV_KIND_STRING)
+			vals[i] = cc_rules_intern(rt->rules, jv_string_value(v));
+		jv_free(v);
+	}
+	jv_free(o);
+}
+
+static void
+write_slots(struct router *rt, struct cc_buf *b)
+{
+	struct cc_jw w;
+
+	cc_jw_init(&w, b);
+	cc_jw_object(&w);
+	for (size_t i = 0; i < cc_rules_nslots(rt->rules); i++) {
+		const char *v = cc_rules_get(rt->rules, cc_rules_slot_name(rt->rules, i));
+
+		if (v) {
+			cc_jw_key(&w, cc_rules_slot_name(rt->rules, i));
+			cc_jw_cstr(&w, v);
+		}
+	}
+	cc_jw_end(&w);
+}
+
+static enum cc_outcome
+route(void *ctx, struct cc_record *rec, struct cc_jw *out)
+{
+	struct router *rt = ctx;
+	struct cc_rules_context rc = {0};
+	struct cc_turn turns[MAX_TURNS] = {{0}}, now_turn = {0};
+	struct cc_lang_result lr;
+	struct cc_buf slots = {0};
+	const char *q, *lang, *cue = NULL, *agent, *category, *conf, *type, *ld_raw;
+	size_t ld_len = 0;
+	char *num_end;
+	jv ld;
+	int n = 0, prev = -1;
+	long long turn_id = -1;
+	size_t qlen;
+	char *sid;
+
+	if (!(q = cc_record_query(rec, &qlen)))
+		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");
+
+	/* the language: cc-detect-lang's verdict, or detect it here */
+	ld = cc_record_get(rec, "language_detection");
+	ld_raw = cc_record_raw(rec, "language_detection", &ld_len);
+	if (jv_get_kind(ld) == JV_KIND_OBJECT) {
+		jv l = jv_object_get(jv_copy(ld), jv_string("detected_language"));
+		jv c = jv_object_get(jv_copy(ld), jv_string("cue"));
+
+		lang = jv_get_kind(l) == JV_KIND_STRING &&
+		    strcmp(jv_string_value(l), "en") == 0 ? "en" : "ja";
+		cue = jv_get_kind(c) == JV_KIND_STRING ? jv_string_value(c) : NULL;
+		jv_free(l);
+		jv_free(c);	/* ld keeps cue alive */
+	} else {
+		jv_free(ld);
+		ld = jv_invalid();
+		cc_lang_detect(q, qlen, &lr);
+		lang = cc_lang_name(lr.lang);
+		cue = lr.cue;
+	}
+
+	/* the session's earlier turns within the memory window */
+	sid = rt->no_memory ? NULL : session_id(rec);
+	if (sid && store(rt)) {
+		n = cc_session_recent(rt->store, sid, rt->cfg.now - rt->window,
+		    turns, MAX_TURNS);
+		if (n < 0) {
+			cc_warn("line %lu: cannot read session memory: %s", rec->line,
+			    cc_session_error(rt->store));
+			n = 0;
+		}
+	}
+	if (n > 0) {
+		rc.has_last = 1;
+		load_slots(rt, &turns[n - 1], rc.last);
+		for (prev = n - 1; prev >= 0; prev--)
+			if (!cc_rules_skips_agent(rt->rules, turns[prev].agent))
+				break;
+		if (prev >= 0)
+			load_slots(rt, &turns[prev], rc.prev);
+		/* a turn with no language of its own answers in the session's */
+		if (cc_rules_language_neutral(rt->rules, cue) && turns[n - 1].language)
+			lang = turns[n - 1].language;
+	}
+	cc_rules_eval(rt->rules, q, qlen, &rc);
+
+	/* spec: an unknown agent goes to GeneralKnowledgeAgent */
+	agent = cc_rules_value(rt->rules, rt->agent);
+	category = cc_rules_value(rt->rules, rt->category);
+	if (!agent) {
+		agent = "GeneralKnowledgeAgent";
+		category = "general";
+	}
+	conf = cc_rules_value(rt->rules, rt->confidence);
+	type = cc_rules_value(rt->rules, rt->request_type);
+
+	if (sid && rt->store) {
+		char *qz = cc_xmalloc(qlen + 1);	/* q is not NUL-terminated */
+
+		memcpy(qz, q, qlen);
+		qz[qlen] = '\0';
+		write_slots(rt, &slots);
+		now_turn = (struct cc_turn){
+			.at = rt->cfg.now, .query = qz, .language = (char *)lang,
+			.agent = (char *)agent, .category = (char *)category,
+			.request_type = (char *)type,
+			.slots = slots.data,
+		};
+		turn_id = cc_session_add(rt->store, sid, &now_turn);
+		if (turn_id < 0)
+			cc_warn("line %lu: cannot record the turn: %s", rec->line,
+			    cc_session_error(rt->store));
+		free(qz);
+	}
+
+	cc_jw_object(out);
+	cc_jw_key(out, "agent");
+	cc_jw_cstr(out, agent);
+	cc_jw_key(out, "category");
+	cc_jw_cstr(out, category ? category : "general");
+	cc_jw_key(out, "request_type");
+	cc_jw_cstr(out, type);
+	cc_jw_key(out, "language");
+	cc_jw_cstr(out, lang);
+	cc_jw_key(out, "confidence");
+	if (conf && strtod(conf, &num_end) >= 0 && !*num_end)
+		cc_jw_raw(out, conf, strlen(conf));	/* the rules' own digits */
+	else
+		cc_jw_num(out, 0.5);
+	cc_jw_key(out, "debug_info");
+	cc_jw_object(out);
+	cc_jw_key(out, "language_detection");
+	if (jv_is_valid(ld)) {
+		cc_jw_raw(out, ld_raw, ld_len);
+	} else {	/* the spec's LanguageDetectionResult; evidence is cc-detect-lang's */
+		cc_jw_object(out);
+		cc_jw_key(out, "detected_language");
+		cc_jw_cstr(out, lang);
+		cc_jw_key(out, "confidence");
+		cc_jw_num(out, lr.confidence);
+		cc_jw_key(out, "is_mixed");
+		cc_jw_bool(out, lr.is_mixed);
+		cc_jw_key(out, "cue");
+		cc_jw_cstr(out, lr.cue);
+		cc_jw_end(out);
+	}
+	cc_jw_key(out, "classification");
+	cc_jw_object(out);
+	cc_jw_key(out, "reason");
+	cc_jw_cstr(out, cc_rules_value(rt->rules, rt->reason));
+	cc_rules_write_trace(rt->rules, out, output_slots);
+	cc_jw_key(out, "context");
+	cc_jw_object(out);
+	cc_jw_key(out, "turns");
+	cc_jw_num(out, n);
+	cc_jw_key(out, "inherited");
+	cc_jw_bool(out, cc_rules_inherited(rt->rules) != 0);
+	cc_jw_key(out, "from_turn");
+	if (cc_rules_inherited(rt->rules) == 1 && n > 0)
+		cc_jw_num(out, (double)turns[n - 1].id);
+	else if (cc_rules_inherited(rt->rules) == 2 && prev >= 0)
+		cc_jw_num(out, (double)turns[prev].id);
+	else
+		cc_jw_null(out);
+	cc_jw_end(out);
+	cc_jw_end(out);
+	cc_jw_key(out, "session");
+	cc_jw_object(out);
+	cc_jw_key(out, "id");
+	cc_jw_cstr(out, sid);
+	cc_jw_key(out, "turn");
+	if (turn_id >= 0)
+		cc_jw_num(out, (double)turn_id);
+	else
+		cc_jw_null(out);
+	cc_jw_end(out);
+	cc_jw_end(out);
+	cc_jw_end(out);
+
+	jv_free(ld);
+	cc_buf_release(&slots);
+	cc_turns_release(turns, n);
+	free(sid);
+	return CC_RECORD_SET;
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		CC_COMMON_LONGOPTS,
+		{"rules", required_argument, NULL, 'r'},
+		{"memory-window", required_argument, NULL, 'w'},
+		{"no-memory", no_argument, NULL, 'n'},
+		{NULL, 0, NULL, 0},
+	};
+	struct router rt = { .window = 180 };
+	struct cc_stage stage = { .name = "cc-route", .key = "route",
+		.process = route, .ctx = &rt };
+	const char *rules_path = NULL, *w = getenv("CC_MEMORY_WINDOW");
+	char *path = NULL, *end, err[768];
+	int c, status;
+
+	cc_set_progname(argv[0]);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, CC_COMMON_SHORTOPTS "r:w:n", opts, NULL)) != -1) {
+		if (cc_option_common(c, argv, usage_text, &stage.unbuffered))
+			continue;
+		if (c == 'r')
+			rules_path = optarg;
+		else if (c == 'w')
+			w = optarg;
+		else if (c == 'n')
+			rt.no_memory = 1;
+	}
+	if (optind < argc) {
+		cc_warn("unexpected argument '%s'", argv[optind]);
+		fputs(usage_text, stderr);
+		return CC_EXIT_USAGE;
+	}
+	if (w && *w) {
+		rt.window = strtol(w, &end, 10);
+		if (*end || rt.window < 0)
+			cc_die(CC_EXIT_USAGE, "invalid memory window '%s': expected seconds", w);
+	}
+	cc_config_load(&rt.cfg);
+	if (!rules_path)
+		rules_path = path = cc_config_domain_path(&rt.cfg, "routing.rules");
+	if (!(rt.rules = cc_rules_load(rules_path, err, sizeof err)))
+		cc_die(CC_EXIT_USAGE, "%s", err);
+	rt.agent = cc_rules_slot(rt.rules, "agent");
+	rt.category = cc_rules_slot(rt.rules, "category");
+	rt.request_type = cc_rules_slot(rt.rules, "request_type");
+	rt.confidence = cc_rules_slot(rt.rules, "confidence");
+	rt.reason = cc_rules_slot(rt.rules, "reason");
+	status = cc_record_run(&stage, stdin, stdout);
+	cc_rules_free(rt.rules);
+	cc_session_close(rt.store);
+	cc_config_release(&rt.cfg);
+	free(path);
+	return status;
+}

@@ -1,0 +1,344 @@
+/*
+ * A literal prefilter for regular expressions.
+ *
+ * Most routing cues are alternations of words (営業時間|opening hours|...).
+ * PCRE2 tries such a pattern at every position of the text, and for
+ * Japanese its first-byte bitmap cannot help (every kana starts with the
+ * same byte), so forty cues cost tens of microseconds a query.  Instead,
+ * for each pattern we work out a set of literals that every match must
+ * begin with; one pass over the text looks them up by their first code
+ * point, and only patterns with a literal present are run, anchored at
+ * the places the literals were found.  A pattern
+ * whose matches need not begin with a literal (.{1,14}, [abc], x?) is
+ * reported as such and always run, so the prefilter never changes a
+ * result, only how often the regex engine is asked.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+
+#define BUCKETS 1024
+
+struct lit {
+	char *s;
+	size_t n;
+	size_t key;		/* bytes of s that chose its bucket */
+	int target;
+	int next;		/* chain in the bucket */
+};
+
+struct cc_litindex {
+	struct lit *lits;
+	size_t n, cap;
+	int head[BUCKETS];
+};
+
+/*
+ * Literals are filed by their first character, and by the first two when
+ * both are ASCII (many English words share a first letter; a kana or
+ * kanji alone is selective enough).  The scan looks up both keys at each
+ * ASCII position.
+ */
+static size_t
+key_len(const unsigned char *s, size_t n)
+{
+	if (s[0] < 0x80)
+		return n >= 2 && s[1] < 0x80 ? 2 : 1;
+	size_t k = s[0] >= 0xF0 ? 4 : s[0] >= 0xE0 ? 3 : 2;
+	return k <= n ? k : n;
+}
+
+static unsigned
+bucket(const unsigned char *s, size_t k)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < k; i++)
+		h = (h ^ s[i]) * 16777619u;
+	return (h ^ (uint32_t)k) & (BUCKETS - 1);
+}
+
+struct cc_litindex *
+cc_litindex_new(void)
+{
+	struct cc_litindex *x = calloc(1, sizeof *x);
+
+	if (!x)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	for (int i = 0; i < BUCKETS; i++)
+		x->head[i] = -1;
+	return x;
+}
+
+void
+cc_litindex_free(struct cc_litindex *x)
+{
+	if (!x)
+		return;
+	for (size_t i = 0; i < x->n; i++)
+		free(x->lits[i].s);
+	free(x->lits);
+	free(x);
+}
+
+/* ---- first-literal sets of a pattern ---- */
+
+struct set {
+	struct cc_buf *lits;	/* collected literals */
+	size_t n, cap;
+};
+
+static void
+set_add(struct set *st, const char *s, size_t n)
+{
+	if (st->n == st->cap) {
+		st->cap = st->cap ? st->cap * 2 : 8;
+		st->lits = cc_xrealloc(st->lits, st->cap * sizeof *st->lits);
+	}
+	memset(&st->lits[st->n], 0, sizeof st->lits[st->n]);
+	cc_buf_add(&st->lits[st->n++], s, n);
+}
+
+static void
+set_release(struct set *st)
+{
+	for (size_t i = 0; i < st->n; i++)
+		cc_buf_release(&st->lits[i]);
+	free(st->lits);
+	st->lits = NULL;
+	st->n = st->cap = 0;
+}
+
+/* The end of the group that opens at p[0] == '(' (index of its ')'). */
+static size_t
+group_end(const char *p, size_t n)
+{
+	int depth = 0, cls = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\\') {
+			i++;
+		} else if (cls) {
+			if (p[i] == ']')
+				cls = 0;
+		} else if (p[i] == '[') {
+			cls = 1;
+		} else if (p[i] == '(') {
+			depth++;
+		} else if (p[i] == ')' && --depth == 0) {
+			return i;
+		}
+	}
+	return n;
+}
+
+static int
+quantifier(char c)
+{
+	return c == '?' || c == '*' || c == '+' || c == '{';
+}
+
+static int
+may_be_empty_quantifier(const char *p, size_t n)
+{
+	return n > 0 && (p[0] == '?' || p[0] == '*' ||
+	    (p[0] == '{' && n > 1 && p[1] == '0'));
+}
+
+static int first_set(const char *p, size_t n, struct set *out);
+
+/*
+ * The literals every match of the sequence p[0..n) begins with (no
+ * top-level '|').  Zero-width items at the start are skipped; a leading
+ * literal run is taken whole; a leading group contributes its own set.
+ */
+static int
+seq_set(const char *p, size_t n, struct set *out)
+{
+	size_t i = 0;
+
+	for (;;) {
+		if (i >= n)
+			return -1;	/* matches the empty string */
+		if (p[i] == '^' || p[i] == '$') {
+			i++;
+			continue;
+		}
+		if (p[i] == '\\' && i + 1 < n && strchr("bBAzZG", p[i + 1])) {
+			i += 2;
+			continue;
+		}
+		if (p[i] == '(' && i + 2 < n && p[i + 1] == '?' &&
+		    (p[i + 2] == '=' || p[i + 2] == '!' || p[i + 2] == '<')) {
+			if (p[i + 2] == '<' && i + 3 < n && p[i + 3] != '=' && p[i + 3] != '!')
+				return -1;	/* a named group: not handled */
+			i += group_end(p + i, n - i) + 1;	/* lookaround */
+			continue;
+		}
+		break;
+	}
+	if (p[i] == '(') {
+		size_t end = i + group_end(p + i, n - i), start = i + 1;
+
+		if (end >= n)
+			return -1;
+		if (end + 1 < n && may_be_empty_quantifier(p + end + 1, n - end - 1))
+			return -1;
+		if (p[start] == '?') {
+			if (start + 1 < n && p[start + 1] == ':')
+				start += 2;
+			else
+				return -1;	/* flags or other extensions */
+		}
+		return first_set(p + start, end - start, out);
+	}
+	/* a run of literal characters */
+	struct cc_buf lit = {0};
+	size_t last = 0;	/* length of lit before the last character */
+
+	while (i < n) {
+		const char *c = p + i;
+		size_t k = 1;
+		char esc;
+
+		if (*c == '\\') {
+			if (i + 1 >= n)
+				break;
+			esc = c[1];
+			if ((esc >= 'a' && esc <= 'z') || (esc >= 'A' && esc <= 'Z') ||
+			    (esc >= '0' && esc <= '9'))
+				break;	/* a class, reference or zero-width escape */
+			last = lit.len;
+			cc_buf_add(&lit, &esc, 1);
+			i += 2;
+			continue;
+		}
+		if (strchr(".[]()|^$*+?{", *c))
+			break;
+		while (i + k < n && ((unsigned char)p[i + k] & 0xC0) == 0x80)
+			k++;	/* one UTF-8 character */
+		last = lit.len;
+		cc_buf_add(&lit, c, k);
+		i += k;
+	}
+	if (i < n && quantifier(p[i]))
+		lit.len = last;	/* the last character may repeat or vanish */
+	if (lit.len == 0) {
+		cc_buf_release(&lit);
+		return -1;
+	}
+	set_add(out, lit.data, lit.len);
+	cc_buf_release(&lit);
+	return 0;
+}
+
+/* The union of the sets of the top-level alternatives of p[0..n). */
+static int
+first_set(const char *p, size_t n, struct set *out)
+{
+	size_t start = 0;
+	int depth = 0, cls = 0;
+
+	for (size_t i = 0; i <= n; i++) {
+		if (i < n && p[i] == '\\') {
+			i++;
+			continue;
+		}
+		if (i < n && cls) {
+			if (p[i] == ']')
+				cls = 0;
+			continue;
+		}
+		if (i < n && p[i] == '[')
+			cls = 1;
+		else if (i < n && p[i] == '(')
+			depth++;
+		else if (i < n && p[i] == ')')
+			depth--;
+		else if (i == n || (p[i] == '|' && depth == 0)) {
+			if (seq_set(p + start, i - start, out) < 0)
+				return -1;
+			start = i + 1;
+		}
+	}
+	return 0;
+}
+
+int
+cc_litindex_add_pattern(struct cc_litindex *x, const char *pattern, int target)
+{
+	struct set st = {0};
+
+	if (first_set(pattern, strlen(pattern), &st) < 0) {
+		set_release(&st);
+		return -1;
+	}
+	for (size_t i = 0; i < st.n; i++) {
+		struct lit *l;
+		unsigned b;
+
+		if (x->n == x->cap) {
+			x->cap = x->cap ? x->cap * 2 : 64;
+			x->lits = cc_xrealloc(x->lits, x->cap * sizeof *x->lits);
+		}
+		l = &x->lits[x->n];
+		/* the text is folded to lower case; so is the literal */
+		l->s = cc_text_fold(st.lits[i].data, st.lits[i].len, &l->n, 0);
+		if (l->n == 0) {	/* folding left nothing: never filter */
+			free(l->s);
+			set_release(&st);
+			return -1;
+		}
+		l->key = key_len((const unsigned char *)l->s, l->n);
+		l->target = target;
+		b = bucket((const unsigned char *)l->s, l->key);
+		l->next = x->head[b];
+		x->head[b] = (int)x->n++;
+	}
+	set_release(&st);
+	return 0;
+}
+
+static void
+probe(const struct cc_litindex *x, const char *text, size_t len, size_t at,
+    size_t k, struct cc_lithit *hits)
+{
+	for (int i = x->head[bucket((const unsigned char *)text + at, k)]; i >= 0;
+	    i = x->lits[i].next) {
+		const struct lit *l = &x->lits[i];
+		struct cc_lithit *h = &hits[l->target];
+
+		if (l->key != k || l->n > len - at || memcmp(text + at, l->s, l->n) != 0)
+			continue;
+		if (h->n > 0 && h->n <= CC_LIT_POS && h->pos[h->n - 1] == at)
+			continue;	/* another literal of this target, same place */
+		if (h->n < CC_LIT_POS)
+			h->pos[h->n] = at;
+		if (h->n <= CC_LIT_POS)
+			h->n++;
+	}
+}
+
+void
+cc_litindex_scan(const struct cc_litindex *x, const char *text, size_t len,
+    struct cc_lithit *hits)
+{
+	const unsigned char *u = (const unsigned char *)text;
+
+	for (size_t i = 0; i < len; ) {
+		size_t k = key_len(u + i, len - i);
+
+		if (u[i] < 0x80) {
+			probe(x, text, len, i, 1, hits);
+			if (k == 2)
+				probe(x, text, len, i, 2, hits);
+			i++;
+		} else {
+			probe(x, text, len, i, k, hits);
+			i += k;
+		}
+	}
+}

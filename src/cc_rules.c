@@ -1,0 +1,993 @@
+/*
+ * Decision rules as data: cues (named PCRE2 patterns over folded text) and
+ * slots (ordered decision lists over cues, other slots and the slots of
+ * earlier turns).  The engine knows nothing of any venue; a domain's
+ * routing.rules file says everything.  The format is in cc-rules(5).
+ *
+ * Loading compiles every pattern once (UTF, UCP, caseless, JIT); a broken
+ * file is refused with its path, line and the pattern's error.  Evaluation
+ * folds the text once, applies the fixes, corrects typos against the
+ * vocabulary, runs every cue once, then walks the slots in file order.
+ */
+#include "config.h"
+
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <ctype.h>
+#include <errno.h>
+#include <pcre2.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+
+#define MAX_SLOTS CC_RULES_MAX_SLOTS
+#define MAX_CUES 256
+
+enum op { OP_CUE, OP_EQ, OP_SET, OP_NOT, OP_AND, OP_OR };
+
+/* An expression node; expressions live in one array, children by index. */
+struct node {
+	enum op op;
+	int a, b;		/* children, or the cue index for OP_CUE */
+	int scope, slot;	/* OP_EQ/OP_SET: which turn, which slot */
+	const char *value;	/* OP_EQ: interned, or NULL for null */
+};
+
+struct rule {
+	char *id;		/* "slot:line", shown in traces */
+	const char *value;	/* literal value, interned; NULL for "null" */
+	char *copy;		/* the slot name of a copy rule, until resolved */
+	int copy_scope, copy_slot;	/* copy_slot >= 0: "=prev.type" */
+	int expr;		/* -1: otherwise */
+	int line;
+	char *expr_src;		/* kept until compiled */
+};
+
+struct slot {
+	char *name;
+	struct rule *rules;
+	size_t nrules;
+	const char *value;	/* this evaluation */
+	int fired;		/* index of the rule that set it, or -1 */
+};
+
+struct cue {
+	char *name;
+	struct cc_buf src;
+	int line;
+	pcre2_code *re;
+	pcre2_code *re_anchored;	/* the same, JIT-compiled anchored */
+	int matched;		/* -1: not tried yet in this evaluation */
+	int always;		/* no literal prefilter: always run the pattern */
+	const struct cc_lithit *hit;	/* where its literals are, or NULL */
+	size_t start, end;	/* the match in the folded text */
+};
+
+struct fix {
+	pcre2_code *re;
+	char *replacement;
+	int always;
+};
+
+struct cc_rules {
+	char *path;
+	struct cue cues[MAX_CUES];
+	size_t ncues;
+	struct slot slots[MAX_SLOTS];
+	size_t nslots;
+	struct fix *fixes;
+	size_t nfixes;
+	char **vocab;
+	size_t nvocab;
+	char **skip_agents;	/* turns of these agents give no context */
+	size_t nskip;
+	char **neutral_cues;	/* language cues that take the session's */
+	size_t nneutral;
+	struct node *nodes;
+	size_t nnodes, capnodes;
+	char **interned;	/* every value the file names, once */
+	size_t ninterned;
+	pcre2_match_data *md;
+	struct cc_litindex *lits;	/* targets: cues, then MAX_CUES + fix */
+	int no_prefilter;	/* CC_RULES_NO_PREFILTER: check the prefilter */
+	struct cc_lithit *hits;
+	/* the current evaluation */
+	char *text;
+	size_t text_len;
+	const char *scope_values[3][MAX_SLOTS];	/* this, last, prev turn */
+	int inherited;		/* a value was copied from this scope */
+	char err[512];
+};
+
+enum { SCOPE_THIS, SCOPE_LAST, SCOPE_PREV };
+
+static int __attribute__((format(printf, 3, 4)))
+load_error(struct cc_rules *r, int line, const char *fmt, ...)
+{
+	va_list ap;
+	int n = snprintf(r->err, sizeof r->err, "%s:%d: ", r->path, line);
+
+	va_start(ap, fmt);
+	vsnprintf(r->err + n, sizeof r->err - (size_t)n, fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+static char *
+trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
+	    e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+/* Split off the first white-space-delimited word of *s. */
+static char *
+word(char **s)
+{
+	char *w = *s, *e;
+
+	while (*w == ' ' || *w == '\t')
+		w++;
+	e = w;
+	while (*e && *e != ' ' && *e != '\t')
+		e++;
+	if (*e)
+		*e++ = '\0';
+	*s = e;
+	return w;
+}
+
+/*
+ * Values are interned: a slot holds a pointer into this table, so testing
+ * slot=value compares pointers.  Session values are mapped here too
+ * (cc_rules_intern) before they are compared.
+ */
+static char *
+intern(struct cc_rules *r, const char *v)
+{
+	for (size_t i = 0; i < r->ninterned; i++)
+		if (strcmp(r->interned[i], v) == 0)
+			return r->interned[i];
+	r->interned = cc_xrealloc(r->interned, (r->ninterned + 1) * sizeof *r->interned);
+	return r->interned[r->ninterned++] = cc_xstrdup(v);
+}
+
+const char *
+cc_rules_intern(const struct cc_rules *r, const char *v)
+{
+	for (size_t i = 0; v && i < r->ninterned; i++)
+		if (strcmp(r->interned[i], v) == 0)
+			return r->interned[i];
+	return NULL;
+}
+
+static int
+find_slot(const struct cc_rules *r, const char *name)
+{
+	for (size_t i = 0; i < r->nslots; i++)
+		if (strcmp(r->slots[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int
+find_cue(const struct cc_rules *r, const char *name)
+{
+	for (size_t i = 0; i < r->ncues; i++)
+		if (strcmp(r->cues[i].name, name) == 0)
+			return (int)i;
+	return -1;
+}
+
+static pcre2_code *
+compile_with(struct cc_rules *r, int line, const char *what, const char *src,
+    uint32_t extra)
+{
+	size_t flen;
+	char *folded = cc_text_fold(src, strlen(src), &flen, CC_FOLD_KEEP_CASE);
+	int errcode;
+	PCRE2_SIZE erroff;
+	pcre2_code *re;
+
+	/*
+	 * No PCRE2_UCP, on purpose: with it \b and \w count kana and kanji as
+	 * word characters, so "saino" in "Sainoの料金" has no word boundary.
+	 * Without it they mean Latin words and digits, which is what a rule
+	 * means by \b.  UTF mode still matches case and classes in Unicode.
+	 */
+	re = pcre2_compile((PCRE2_SPTR)folded, flen,
+	    PCRE2_UTF | PCRE2_CASELESS | PCRE2_MATCH_INVALID_UTF | extra,
+	    &errcode, &erroff, NULL);
+
+	if (!re) {
+		PCRE2_UCHAR msg[256];
+
+		pcre2_get_error_message(errcode, msg, sizeof msg);
+		load_error(r, line, "%s: bad pattern '%s': %s at byte %zu",
+		    what, src, (char *)msg, (size_t)erroff);
+	} else {
+		pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);	/* falls back if absent */
+	}
+	free(folded);
+	return re;
+}
+
+static pcre2_code *
+compile(struct cc_rules *r, int line, const char *what, const char *src)
+{
+	return compile_with(r, line, what, src, 0);
+}
+
+static int
+add_literals(struct cc_rules *r, const char *src, int target)
+{
+	size_t n;
+	char *folded = cc_text_fold(src, strlen(src), &n, CC_FOLD_KEEP_CASE);
+	int rc = cc_litindex_add_pattern(r->lits, folded, target);
+
+	free(folded);
+	return rc;
+}
+
+/* ---- expressions ---- */
+
+struct parser {
+	struct cc_rules *r;
+	const char *s;
+	int line;
+	int failed;
+};
+
+static int
+new_node(struct cc_rules *r, struct node n)
+{
+	if (r->nnodes == r->capnodes) {
+		r->capnodes = r->capnodes ? r->capnodes * 2 : 64;
+		r->nodes = cc_xrealloc(r->nodes, r->capnodes * sizeof *r->nodes);
+	}
+	r->nodes[r->nnodes] = n;
+	return (int)r->nnodes++;
+}
+
+static void
+skip_space(struct parser *p)
+{
+	while (*p->s == ' ' || *p->s == '\t')
+		p->s++;
+}
+
+static int
+name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+static int parse_or(struct parser *p);
+
+static int
+parse_fail(struct parser *p, const char *fmt, const char *arg)
+{
+	if (!p->failed) {
+		char msg[200];
+
+		snprintf(msg, sizeof msg, fmt, arg);
+		load_error(p->r, p->line, "%s", msg);
+	}
+	p->failed = 1;
+	return -1;
+}
+
+static int
+parse_atom(struct parser *p)
+{
+	char name[96], value[160];
+	size_t n = 0;
+	int scope = SCOPE_THIS, slot, node;
+	const char *dot;
+
+	skip_space(p);
+	if (*p->s == '(') {
+		p->s++;
+		node = parse_or(p);
+		skip_space(p);
+		if (*p->s != ')')
+			return parse_fail(p, "missing ')' in condition%s", "");
+		p->s++;
+		return node;
+	}
+	while (name_char(*p->s) && n < sizeof name - 1)
+		name[n++] = *p->s++;
+	name[n] = '\0';
+	if (n == 0)
+		return parse_fail(p, "condition expected at '%s'", p->s);
+	if (*p->s != '=' && *p->s != '?') {	/* a cue */
+		int cue = find_cue(p->r, name);
+
+		if (cue < 0)
+			return parse_fail(p, "unknown cue '%s'", name);
+		return new_node(p->r, (struct node){ .op = OP_CUE, .a = cue });
+	}
+	dot = strchr(name, '.');
+	if (dot) {
+		if (strncmp(name, "last.", 5) == 0)
+			scope = SCOPE_LAST;
+		else if (strncmp(name, "prev.", 5) == 0)
+			scope = SCOPE_PREV;
+		else
+			return parse_fail(p, "unknown turn in '%s' (last or prev)", name);
+	}
+	slot = find_slot(p->r, dot ? dot + 1 : name);
+	if (slot < 0)
+		return parse_fail(p, "unknown slot '%s'", name);
+	if (*p->s++ == '?')
+		return new_node(p->r, (struct node){ .op = OP_SET, .scope = scope, .slot = slot });
+	n = 0;
+	while (*p->s && !strchr(" \t&|()!", *p->s) && n < sizeof value - 1)
+		value[n++] = *p->s++;
+	value[n] = '\0';
+	if (n == 0)
+		return parse_fail(p, "value expected after '%s='", name);
+	return new_node(p->r, (struct node){ .op = OP_EQ, .scope = scope,
+	    .slot = slot, .value = strcmp(value, "null") ? intern(p->r, value) : NULL });
+}
+
+static int
+parse_unary(struct parser *p)
+{
+	int a;
+
+	skip_space(p);
+	if (*p->s == '!') {
+		p->s++;
+		if ((a = parse_unary(p)) < 0)
+			return -1;
+		return new_node(p->r, (struct node){ .op = OP_NOT, .a = a });
+	}
+	return parse_atom(p);
+}
+
+static int
+parse_and(struct parser *p)
+{
+	int a = parse_unary(p), b;
+
+	for (;;) {
+		skip_space(p);
+		if (a < 0 || *p->s != '&')
+			return a;
+		p->s++;
+		if ((b = parse_unary(p)) < 0)
+			return -1;
+		a = new_node(p->r, (struct node){ .op = OP_AND, .a = a, .b = b });
+	}
+}
+
+static int
+parse_or(struct parser *p)
+{
+	int a = parse_and(p), b;
+
+	for (;;) {
+		skip_space(p);
+		if (a < 0 || *p->s != '|')
+			return a;
+		p->s++;
+		if ((b = parse_and(p)) < 0)
+			return -1;
+		a = new_node(p->r, (struct node){ .op = OP_OR, .a = a, .b = b });
+	}
+}
+
+static int
+compile_expr(struct cc_rules *r, int line, const char *src)
+{
+	struct parser p = { .r = r, .s = src, .line = line };
+	int node = parse_or(&p);
+
+	skip_space(&p);
+	if (node >= 0 && *p.s)
+		return parse_fail(&p, "unexpected '%s' in condition", p.s);
+	return node;
+}
+
+/* ---- loading ---- */
+
+static void
+add_word(char ***list, size_t *n, const char *w)
+{
+	*list = cc_xrealloc(*list, (*n + 1) * sizeof **list);
+	(*list)[(*n)++] = cc_xstrdup(w);
+}
+
+static int
+parse_rule_line(struct cc_rules *r, struct slot *s, char *line, int lineno)
+{
+	struct rule rule = { .expr = -1, .copy_slot = -1, .line = lineno };
+	char *value = line, *cond;
+
+	if (*value == '"') {	/* a quoted value may hold spaces */
+		char *end = strchr(value + 1, '"');
+
+		if (!end)
+			return load_error(r, lineno, "unterminated quoted value");
+		*end = '\0';
+		value++;
+		cond = end + 1;
+	} else {
+		char *rest = line;
+
+		value = word(&rest);
+		cond = rest;
+	}
+	cond = trim(cond);
+	if (strncmp(cond, "when ", 5) == 0)
+		rule.expr_src = cc_xstrdup(trim(cond + 5));
+	else if (strcmp(cond, "otherwise") != 0)
+		return load_error(r, lineno, "expected 'VALUE when CONDITION' or "
+		    "'VALUE otherwise' in slot '%s'", s->name);
+	if (value[0] == '=') {	/* copy another slot: =prev.type, =entity */
+		rule.copy_scope = strncmp(value + 1, "last.", 5) == 0 ? SCOPE_LAST :
+		    strncmp(value + 1, "prev.", 5) == 0 ? SCOPE_PREV : SCOPE_THIS;
+		rule.copy = cc_xstrdup(value + 1 + (rule.copy_scope ? 5 : 0));
+		rule.copy_slot = -2;	/* resolved once every slot is known */
+	} else {
+		rule.value = strcmp(value, "null") ? intern(r, value) : NULL;
+	}
+	char id[160];
+	snprintf(id, sizeof id, "%s:%d", s->name, lineno);
+	rule.id = cc_xstrdup(id);
+	s->rules = cc_xrealloc(s->rules, (s->nrules + 1) * sizeof *s->rules);
+	s->rules[s->nrules++] = rule;
+	return 0;
+}
+
+static int
+parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
+{
+	char *rest = line, *kw;
+	int indented = *line == ' ' || *line == '\t';
+
+	line = trim(line);
+	if (!*line || *line == '#')
+		return 0;
+	if (indented) {
+		if (!*cur)
+			return load_error(r, lineno, "indented rule outside a slot");
+		return parse_rule_line(r, *cur, line, lineno);
+	}
+	rest = line;
+	kw = word(&rest);
+	rest = trim(rest);
+	*cur = NULL;
+	if (strcmp(kw, "cue") == 0) {
+		char *name = word(&rest);
+		int i;
+
+		rest = trim(rest);
+		if (!*name || !*rest)
+			return load_error(r, lineno, "expected 'cue NAME PATTERN'");
+		if ((i = find_cue(r, name)) < 0) {
+			if (r->ncues == MAX_CUES)
+				return load_error(r, lineno, "more than %d cues", MAX_CUES);
+			i = (int)r->ncues++;
+			r->cues[i].name = cc_xstrdup(name);
+			r->cues[i].line = lineno;
+		} else {
+			cc_buf_add(&r->cues[i].src, "|", 1);
+		}
+		/* check each line alone, so an error names the right line */
+		pcre2_code *re = compile(r, lineno, name, rest);
+		if (!re)
+			return -1;
+		pcre2_code_free(re);
+		if (add_literals(r, rest, i) < 0)
+			r->cues[i].always = 1;
+		cc_buf_add(&r->cues[i].src, "(?:", 3);
+		cc_buf_add(&r->cues[i].src, rest, strlen(rest));
+		cc_buf_add(&r->cues[i].src, ")", 1);
+	} else if (strcmp(kw, "fix") == 0) {
+		char *arrow = strstr(rest, " => ");
+		struct fix f;
+
+		if (!arrow)
+			return load_error(r, lineno, "expected 'fix PATTERN => REPLACEMENT'");
+		*arrow = '\0';
+		if (!(f.re = compile(r, lineno, "fix", trim(rest))))
+			return -1;
+		f.replacement = cc_text_fold(arrow + 4, strlen(arrow + 4), NULL, 0);
+		f.always = add_literals(r, trim(rest), MAX_CUES + (int)r->nfixes) < 0;
+		r->fixes = cc_xrealloc(r->fixes, (r->nfixes + 1) * sizeof *r->fixes);
+		r->fixes[r->nfixes++] = f;
+	} else if (strcmp(kw, "vocab") == 0) {
+		while (*rest)
+			add_word(&r->vocab, &r->nvocab, word(&rest));
+	} else if (strcmp(kw, "context-skip") == 0) {
+		while (*rest)
+			add_word(&r->skip_agents, &r->nskip, word(&rest));
+	} else if (strcmp(kw, "language-neutral") == 0) {
+		while (*rest)
+			add_word(&r->neutral_cues, &r->nneutral, word(&rest));
+	} else if (strcmp(kw, "slot") == 0) {
+		char *name = word(&rest);
+
+		if (!*name || find_slot(r, name) >= 0)
+			return load_error(r, lineno, "slot needs a new name");
+		if (r->nslots == MAX_SLOTS)
+			return load_error(r, lineno, "more than %d slots", MAX_SLOTS);
+		*cur = &r->slots[r->nslots++];
+		(*cur)->name = cc_xstrdup(name);
+	} else {
+		return load_error(r, lineno, "unknown directive '%s'", kw);
+	}
+	return 0;
+}
+
+/* Second pass: patterns joined per cue, conditions and copies resolved. */
+static int
+finish(struct cc_rules *r)
+{
+	for (size_t i = 0; i < r->ncues; i++) {
+		r->cues[i].re = compile(r, r->cues[i].line, r->cues[i].name,
+		    r->cues[i].src.data);
+		if (!r->cues[i].re)
+			return -1;
+		/* JIT code cannot take PCRE2_ANCHORED at match time: compile twice */
+		r->cues[i].re_anchored = compile_with(r, r->cues[i].line,
+		    r->cues[i].name, r->cues[i].src.data, PCRE2_ANCHORED);
+		if (!r->cues[i].re_anchored)
+			return -1;
+	}
+	if (find_cue(r, "context") >= 0)
+		return load_error(r, r->cues[find_cue(r, "context")].line,
+		    "'context' is reserved");
+	/* 'context' is a cue the engine sets: the session has an earlier turn */
+	r->cues[r->ncues++].name = cc_xstrdup("context");
+	for (size_t i = 0; i < r->nslots; i++) {
+		struct slot *s = &r->slots[i];
+
+		for (size_t k = 0; k < s->nrules; k++) {
+			struct rule *ru = &s->rules[k];
+
+			if (ru->copy_slot == -2 &&
+			    (ru->copy_slot = find_slot(r, ru->copy)) < 0)
+				return load_error(r, ru->line, "unknown slot '%s' to copy",
+				    ru->copy);
+			if (ru->expr_src) {
+				ru->expr = compile_expr(r, ru->line, ru->expr_src);
+				free(ru->expr_src);
+				ru->expr_src = NULL;
+				if (ru->expr < 0)
+					return -1;
+			}
+		}
+	}
+	return 0;
+}
+
+struct cc_rules *
+cc_rules_load(const char *path, char *err, size_t errlen)
+{
+	struct cc_rules *r = calloc(1, sizeof *r);
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	int lineno = 0, rc = 0;
+	struct slot *cur = NULL;
+
+	if (!r)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	r->path = cc_xstrdup(path);
+	r->lits = cc_litindex_new();
+	r->no_prefilter = getenv("CC_RULES_NO_PREFILTER") != NULL;
+	if (!f) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		cc_rules_free(r);
+		return NULL;
+	}
+	while (rc == 0 && getline(&line, &cap, f) >= 0)
+		rc = parse_line(r, line, ++lineno, &cur);
+	free(line);
+	fclose(f);
+	if (rc == 0)
+		rc = finish(r);
+	if (rc == 0 && find_slot(r, "agent") < 0)
+		rc = load_error(r, lineno, "no 'agent' slot");
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", r->err);
+		cc_rules_free(r);
+		return NULL;
+	}
+	r->md = pcre2_match_data_create(4, NULL);
+	r->hits = cc_xmalloc((MAX_CUES + r->nfixes) * sizeof *r->hits);
+	return r;
+}
+
+void
+cc_rules_free(struct cc_rules *r)
+{
+	if (!r)
+		return;
+	for (size_t i = 0; i < r->ncues; i++) {
+		free(r->cues[i].name);
+		cc_buf_release(&r->cues[i].src);
+		pcre2_code_free(r->cues[i].re);
+		pcre2_code_free(r->cues[i].re_anchored);
+	}
+	for (size_t i = 0; i < r->nslots; i++) {
+		for (size_t k = 0; k < r->slots[i].nrules; k++) {
+			free(r->slots[i].rules[k].id);
+			free(r->slots[i].rules[k].copy);
+			free(r->slots[i].rules[k].expr_src);
+		}
+		free(r->slots[i].rules);
+		free(r->slots[i].name);
+	}
+	for (size_t i = 0; i < r->nfixes; i++) {
+		pcre2_code_free(r->fixes[i].re);
+		free(r->fixes[i].replacement);
+	}
+	for (size_t i = 0; i < r->ninterned; i++)
+		free(r->interned[i]);
+	free(r->interned);
+	for (size_t i = 0; i < r->nvocab; i++)
+		free(r->vocab[i]);
+	for (size_t i = 0; i < r->nskip; i++)
+		free(r->skip_agents[i]);
+	for (size_t i = 0; i < r->nneutral; i++)
+		free(r->neutral_cues[i]);
+	free(r->fixes);
+	free(r->vocab);
+	free(r->skip_agents);
+	free(r->neutral_cues);
+	free(r->nodes);
+	free(r->text);
+	free(r->hits);
+	cc_litindex_free(r->lits);
+	free(r->path);
+	pcre2_match_data_free(r->md);
+	free(r);
+}
+
+/* ---- evaluation ---- */
+
+static void
+scan_literals(struct cc_rules *r)
+{
+	/* targets: cues from 0, fixes from MAX_CUES */
+	memset(r->hits, 0, r->ncues * sizeof *r->hits);
+	memset(r->hits + MAX_CUES, 0, r->nfixes * sizeof *r->hits);
+	cc_litindex_scan(r->lits, r->text, r->text_len, r->hits);
+}
+
+/* Apply every fix to r->text (global substitution). */
+static void
+apply_fixes(struct cc_rules *r)
+{
+	scan_literals(r);
+	for (size_t i = 0; i < r->nfixes; i++) {
+		if (!r->fixes[i].always && !r->hits[MAX_CUES + i].n && !r->no_prefilter)
+			continue;
+		PCRE2_SIZE outlen = r->text_len * 2 + 64;
+		char *out = cc_xmalloc(outlen + 1);
+		int rc = pcre2_substitute(r->fixes[i].re, (PCRE2_SPTR)r->text,
+		    r->text_len, 0, PCRE2_SUBSTITUTE_GLOBAL |
+		    PCRE2_SUBSTITUTE_OVERFLOW_LENGTH, NULL, NULL,
+		    (PCRE2_SPTR)r->fixes[i].replacement, PCRE2_ZERO_TERMINATED,
+		    (PCRE2_UCHAR *)out, &outlen);
+
+		if (rc == PCRE2_ERROR_NOMEMORY) {	/* outlen is now the need */
+			out = cc_xrealloc(out, outlen + 1);
+			rc = pcre2_substitute(r->fixes[i].re, (PCRE2_SPTR)r->text,
+			    r->text_len, 0, PCRE2_SUBSTITUTE_GLOBAL, NULL, NULL,
+			    (PCRE2_SPTR)r->fixes[i].replacement, PCRE2_ZERO_TERMINATED,
+			    (PCRE2_UCHAR *)out, &outlen);
+		}
+		if (rc > 0) {	/* the number of substitutions */
+			free(r->text);
+			r->text = out;
+			r->text_len = outlen;
+			scan_literals(r);	/* later fixes look at the new text */
+		} else {
+			free(out);	/* no match, or an error: keep the text */
+		}
+	}
+}
+
+/* Damerau-Levenshtein distance at most 1 (one edit or one swap). */
+static int
+one_edit(const char *a, size_t la, const char *b, size_t lb)
+{
+	size_t i = 0;
+
+	if (la > lb + 1 || lb > la + 1)
+		return 0;
+	while (i < la && i < lb && a[i] == b[i])
+		i++;
+	if (la == lb) {
+		if (i == la)
+			return 1;
+		if (strncmp(a + i + 1, b + i + 1, la - i - 1) == 0)
+			return 1;	/* substitution */
+		return i + 1 < la && a[i] == b[i + 1] && a[i + 1] == b[i] &&
+		    strncmp(a + i + 2, b + i + 2, la - i - 2) == 0;
+	}
+	if (la > lb)
+		return strncmp(a + i + 1, b + i, lb - i) == 0;	/* deletion */
+	return strncmp(a + i, b + i + 1, la - i) == 0;	/* insertion */
+}
+
+/*
+ * Correct Latin words of five letters or more that are one edit away from
+ * exactly one vocabulary word (opning -> opening).  Shorter typos are too
+ * ambiguous to guess; the rules' fix lines handle them.
+ */
+static void
+correct_typos(struct cc_rules *r)
+{
+	struct cc_buf out = {0};
+	size_t i = 0, changed = 0;
+
+	if (!r->nvocab)
+		return;
+	while (i < r->text_len) {
+		size_t start = i;
+		const char *best = NULL;
+		int candidates = 0, exact = 0;
+
+		while (i < r->text_len && r->text[i] >= 'a' && r->text[i] <= 'z')
+			i++;
+		if (i == start) {
+			cc_buf_add(&out, r->text + i, 1);
+			i++;
+			continue;
+		}
+		if (i - start >= 5) {
+			for (size_t v = 0; v < r->nvocab && !exact; v++) {
+				size_t lv = strlen(r->vocab[v]);
+
+				if (lv == i - start && memcmp(r->vocab[v], r->text + start, lv) == 0)
+					exact = 1;
+				else if (one_edit(r->text + start, i - start, r->vocab[v], lv))
+					best = r->vocab[v], candidates++;
+			}
+		}
+		if (!exact && candidates == 1) {
+			cc_buf_add(&out, best, strlen(best));
+			changed++;
+		} else {
+			cc_buf_add(&out, r->text + start, i - start);
+		}
+	}
+	if (changed) {
+		free(r->text);
+		r->text = out.data;
+		r->text_len = out.len;
+	} else {
+		cc_buf_release(&out);
+	}
+}
+
+/* 1 if the cue's pattern matches at `at` (anchored) or after it. */
+static int
+match_at(struct cc_rules *r, struct cue *c, size_t at, int anchored)
+{
+	int rc = pcre2_match(anchored ? c->re_anchored : c->re,
+	    (PCRE2_SPTR)r->text, r->text_len, at, 0, r->md, NULL);
+
+	/* 0: matched, with more groups than the match data holds */
+	if (rc < 0)
+		return 0;
+	c->start = pcre2_get_ovector_pointer(r->md)[0];
+	c->end = pcre2_get_ovector_pointer(r->md)[1];
+	return 1;
+}
+
+/*
+ * Run a cue's pattern the first time a condition needs it.  Every match
+ * begins with one of the literals found by the prefilter, so the pattern
+ * is tried only where they are (lookbehinds still see the text before).
+ */
+static int
+cue_matches(struct cc_rules *r, struct cue *c)
+{
+	if (c->matched >= 0)
+		return c->matched;
+	if (!c->hit)
+		c->matched = match_at(r, c, 0, 0);
+	else if (c->hit->n > CC_LIT_POS)	/* many places: search from the first */
+		c->matched = match_at(r, c, c->hit->pos[0], 0);
+	else {
+		c->matched = 0;
+		for (unsigned k = 0; k < c->hit->n && !c->matched; k++)
+			c->matched = match_at(r, c, c->hit->pos[k], 1);
+	}
+	return c->matched;
+}
+
+static int
+eval(struct cc_rules *r, int n)
+{
+	const struct node *nd = &r->nodes[n];
+	const char *v;
+
+	switch (nd->op) {
+	case OP_CUE:
+		return cue_matches(r, &r->cues[nd->a]);
+	case OP_SET:
+		return r->scope_values[nd->scope][nd->slot] != NULL;
+	case OP_EQ:	/* values are interned: compare pointers */
+		v = r->scope_values[nd->scope][nd->slot];
+		return v == nd->value;
+	case OP_NOT:
+		return !eval(r, nd->a);
+	case OP_AND:
+		return eval(r, nd->a) && eval(r, nd->b);
+	case OP_OR:
+		return eval(r, nd->a) || eval(r, nd->b);
+	}
+	return 0;
+}
+
+int
+cc_rules_slot(const struct cc_rules *r, const char *name)
+{
+	return find_slot(r, name);
+}
+
+size_t
+cc_rules_nslots(const struct cc_rules *r)
+{
+	return r->nslots;
+}
+
+const char *
+cc_rules_slot_name(const struct cc_rules *r, size_t i)
+{
+	return r->slots[i].name;
+}
+
+const char *
+cc_rules_get(const struct cc_rules *r, const char *name)
+{
+	int i = find_slot(r, name);
+
+	return i < 0 ? NULL : r->slots[i].value;
+}
+
+const char *
+cc_rules_value(const struct cc_rules *r, int slot)
+{
+	return slot < 0 || (size_t)slot >= r->nslots ? NULL : r->slots[slot].value;
+}
+
+int
+cc_rules_skips_agent(const struct cc_rules *r, const char *agent)
+{
+	for (size_t i = 0; agent && i < r->nskip; i++)
+		if (strcmp(r->skip_agents[i], agent) == 0)
+			return 1;
+	return 0;
+}
+
+int
+cc_rules_language_neutral(const struct cc_rules *r, const char *cue)
+{
+	for (size_t i = 0; cue && i < r->nneutral; i++)
+		if (strcmp(r->neutral_cues[i], cue) == 0)
+			return 1;
+	return 0;
+}
+
+void
+cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
+    const struct cc_rules_context *ctx)
+{
+	free(r->text);
+	r->text = cc_text_fold(query, len, &r->text_len, 0);
+	apply_fixes(r);
+	correct_typos(r);
+	scan_literals(r);
+	for (size_t i = 0; i < r->ncues; i++) {
+		struct cue *c = &r->cues[i];
+
+		c->hit = c->always || r->no_prefilter ? NULL : &r->hits[i];
+		if (!c->re)	/* the engine's own cue */
+			c->matched = ctx && ctx->has_last;
+		else if (c->hit && !c->hit->n)
+			c->matched = 0;	/* none of the literals it begins with */
+		else
+			c->matched = -1;	/* matched when a condition asks */
+	}
+	r->inherited = 0;
+	for (size_t s = 0; s < r->nslots; s++) {
+		r->scope_values[SCOPE_THIS][s] = NULL;
+		r->scope_values[SCOPE_LAST][s] = ctx ? ctx->last[s] : NULL;
+		r->scope_values[SCOPE_PREV][s] = ctx ? ctx->prev[s] : NULL;
+	}
+	for (size_t s = 0; s < r->nslots; s++) {
+		struct slot *sl = &r->slots[s];
+
+		sl->value = NULL;
+		sl->fired = -1;
+		for (size_t k = 0; k < sl->nrules; k++) {
+			struct rule *ru = &sl->rules[k];
+
+			const char *v = ru->value;
+
+			if (ru->expr >= 0 && !eval(r, ru->expr))
+				continue;
+			if (ru->copy_slot >= 0) {
+				/* copying nothing does not decide: try the next rule */
+				v = r->scope_values[ru->copy_scope][ru->copy_slot];
+				if (!v)
+					continue;
+				if (ru->copy_scope != SCOPE_THIS && !r->inherited)
+					r->inherited = ru->copy_scope;
+			}
+			sl->fired = (int)k;
+			sl->value = v;
+			break;
+		}
+		r->scope_values[SCOPE_THIS][s] = sl->value;
+	}
+}
+
+int
+cc_rules_inherited(const struct cc_rules *r)
+{
+	return r->inherited;
+}
+
+const char *
+cc_rules_text(const struct cc_rules *r)
+{
+	return r->text;
+}
+
+void
+cc_rules_write_trace(struct cc_rules *r, struct cc_jw *w, const char *const *omit)
+{
+	cc_jw_key(w, "rules");
+	cc_jw_array(w);
+	for (size_t s = 0; s < r->nslots; s++) {
+		const struct slot *sl = &r->slots[s];
+
+		if (sl->fired >= 0)
+			cc_jw_cstr(w, sl->rules[sl->fired].id);
+	}
+	cc_jw_end(w);
+	cc_jw_key(w, "matched");
+	cc_jw_object(w);
+	for (size_t i = 0; i < r->ncues; i++) {
+		const struct cue *c = &r->cues[i];
+
+		if (c->matched <= 0 || !c->re)
+			continue;	/* no match, or never needed */
+		cc_jw_key(w, c->name);
+		cc_jw_str(w, r->text + c->start, c->end - c->start);
+	}
+	cc_jw_end(w);
+	cc_jw_key(w, "slots");	/* the ones that were set */
+	cc_jw_object(w);
+	for (size_t s = 0; s < r->nslots; s++) {
+		int skip = !r->slots[s].value;
+
+		for (size_t k = 0; omit && omit[k] && !skip; k++)
+			skip = strcmp(omit[k], r->slots[s].name) == 0;
+		if (skip)
+			continue;
+		cc_jw_key(w, r->slots[s].name);
+		cc_jw_cstr(w, r->slots[s].value);
+	}
+	cc_jw_end(w);
+	cc_jw_key(w, "text");
+	cc_jw_str(w, r->text, r->text_len);
+}

@@ -1,0 +1,254 @@
+/*
+ * Session memory: the turns of each conversation, in SQLite under the state
+ * directory.  cc-route records a turn as it routes it, so the next turn of
+ * the session sees it even while the earlier record is still flowing
+ * through later stages; cc-respond adds the answer to it.
+ *
+ * Several pipelines may share one store: the database is in WAL mode,
+ * every write is its own short transaction, and a writer waits for the
+ * lock (busy timeout) rather than failing.  All SQL uses bound parameters.
+ * This file is the only one that knows the store is SQLite, so another
+ * backend (PostgreSQL for a deployment that outgrows one machine) replaces
+ * it alone.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cc.h"
+
+#define BUSY_TIMEOUT_MS 10000
+#define RETENTION_S (7 * 86400)	/* turns older than this are purged */
+
+struct cc_session {
+	sqlite3 *db;
+	sqlite3_stmt *recent, *add, *answer;
+};
+
+static const char schema[] =
+	"PRAGMA journal_mode=WAL;"
+	"PRAGMA synchronous=NORMAL;"
+	"CREATE TABLE IF NOT EXISTS turns ("
+	"  id INTEGER PRIMARY KEY,"
+	"  session TEXT NOT NULL,"
+	"  at INTEGER NOT NULL,"		/* Unix time of the question */
+	"  query TEXT NOT NULL,"
+	"  language TEXT,"
+	"  agent TEXT,"
+	"  category TEXT,"
+	"  request_type TEXT,"
+	"  slots TEXT,"				/* the router's slots, JSON */
+	"  answer TEXT,"
+	"  answered_at INTEGER);"
+	"CREATE INDEX IF NOT EXISTS turns_by_session ON turns (session, id);"
+	"CREATE INDEX IF NOT EXISTS turns_by_time ON turns (at);";
+
+/* mkdir -p with mode 0700 for the directories it creates. */
+static int
+make_dirs(const char *path)
+{
+	char *p = cc_xstrdup(path);
+	int rc = 0;
+
+	for (char *s = p + 1; ; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(p, 0700) < 0 && errno != EEXIST) {
+			rc = -1;
+			break;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+static int
+prepare(struct cc_session *s, const char *sql, sqlite3_stmt **st)
+{
+	return sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
+}
+
+struct cc_session *
+cc_session_open(const char *state_dir, time_t now, char *err, size_t errlen)
+{
+	struct cc_session *s = calloc(1, sizeof *s);
+	size_t n = strlen(state_dir) + sizeof "/sessions.db";
+	char *path = cc_xmalloc(n);
+	char *msg = NULL;
+	sqlite3_stmt *purge = NULL;
+
+	if (!s)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	snprintf(path, n, "%s/sessions.db", state_dir);
+	if (make_dirs(state_dir) < 0) {
+		snprintf(err, errlen, "cannot create '%s': %s", state_dir, strerror(errno));
+		goto fail;
+	}
+	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		goto sqlfail;
+	chmod(path, 0600);
+	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	if (sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+		snprintf(err, errlen, "'%s': %s", path, msg ? msg : "cannot set up");
+		sqlite3_free(msg);
+		goto fail;
+	}
+	if (prepare(s, "SELECT id, at, query, language, agent, category,"
+	    " request_type, slots, answer FROM turns"
+	    " WHERE session = ?1 AND at >= ?2 ORDER BY id DESC LIMIT ?3",
+	    &s->recent) != SQLITE_OK ||
+	    prepare(s, "INSERT INTO turns (session, at, query, language, agent,"
+	    " category, request_type, slots) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+	    &s->add) != SQLITE_OK ||
+	    prepare(s, "UPDATE turns SET answer = ?2, answered_at = ?3 WHERE id = ?1",
+	    &s->answer) != SQLITE_OK ||
+	    prepare(s, "DELETE FROM turns WHERE at < ?1", &purge) != SQLITE_OK)
+		goto sqlfail;
+	/* forget old conversations; a busy store just keeps them a while longer */
+	sqlite3_bind_int64(purge, 1, (sqlite3_int64)now - RETENTION_S);
+	sqlite3_step(purge);
+	sqlite3_finalize(purge);
+	free(path);
+	return s;
+sqlfail:
+	snprintf(err, errlen, "'%s': %s", path,
+	    s->db ? sqlite3_errmsg(s->db) : "cannot open");
+fail:
+	sqlite3_finalize(purge);
+	free(path);
+	cc_session_close(s);
+	return NULL;
+}
+
+void
+cc_session_close(struct cc_session *s)
+{
+	if (!s)
+		return;
+	sqlite3_finalize(s->recent);
+	sqlite3_finalize(s->add);
+	sqlite3_finalize(s->answer);
+	sqlite3_close(s->db);
+	free(s);
+}
+
+const char *
+cc_session_error(struct cc_session *s)
+{
+	return sqlite3_errmsg(s->db);
+}
+
+static char *
+column(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? cc_xstrdup((const char *)t) : NULL;
+}
+
+int
+cc_session_recent(struct cc_session *s, const char *session, time_t since,
+    struct cc_turn *turns, int max)
+{
+	int n = 0, rc;
+
+	sqlite3_bind_text(s->recent, 1, session, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s->recent, 2, (sqlite3_int64)since);
+	sqlite3_bind_int(s->recent, 3, max);
+	while (n < max && (rc = sqlite3_step(s->recent)) == SQLITE_ROW) {
+		struct cc_turn *t = &turns[n++];
+
+		t->id = sqlite3_column_int64(s->recent, 0);
+		t->at = (time_t)sqlite3_column_int64(s->recent, 1);
+		t->query = column(s->recent, 2);
+		t->language = column(s->recent, 3);
+		t->agent = column(s->recent, 4);
+		t->category = column(s->recent, 5);
+		t->request_type = column(s->recent, 6);
+		t->slots = column(s->recent, 7);
+		t->answer = column(s->recent, 8);
+	}
+	rc = n < max ? rc : SQLITE_DONE;
+	sqlite3_reset(s->recent);
+	if (rc != SQLITE_DONE) {
+		cc_turns_release(turns, n);
+		return -1;
+	}
+	/* newest first from SQL; callers want them in order */
+	for (int i = 0; i < n / 2; i++) {
+		struct cc_turn tmp = turns[i];
+
+		turns[i] = turns[n - 1 - i];
+		turns[n - 1 - i] = tmp;
+	}
+	return n;
+}
+
+static void
+bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+long long
+cc_session_add(struct cc_session *s, const char *session, const struct cc_turn *t)
+{
+	long long id = -1;
+
+	sqlite3_bind_text(s->add, 1, session, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s->add, 2, (sqlite3_int64)t->at);
+	bind_text(s->add, 3, t->query);
+	bind_text(s->add, 4, t->language);
+	bind_text(s->add, 5, t->agent);
+	bind_text(s->add, 6, t->category);
+	bind_text(s->add, 7, t->request_type);
+	bind_text(s->add, 8, t->slots);
+	if (sqlite3_step(s->add) == SQLITE_DONE)
+		id = sqlite3_last_insert_rowid(s->db);
+	sqlite3_reset(s->add);
+	sqlite3_clear_bindings(s->add);
+	return id;
+}
+
+int
+cc_session_answer(struct cc_session *s, long long turn, const char *answer,
+    time_t at)
+{
+	int rc;
+
+	sqlite3_bind_int64(s->answer, 1, turn);
+	bind_text(s->answer, 2, answer);
+	sqlite3_bind_int64(s->answer, 3, (sqlite3_int64)at);
+	rc = sqlite3_step(s->answer);
+	sqlite3_reset(s->answer);
+	sqlite3_clear_bindings(s->answer);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+void
+cc_turns_release(struct cc_turn *turns, int n)
+{
+	for (int i = 0; i < n; i++) {
+		free(turns[i].query);
+		free(turns[i].language);
+		free(turns[i].agent);
+		free(turns[i].category);
+		free(turns[i].request_type);
+		free(turns[i].slots);
+		free(turns[i].answer);
+		memset(&turns[i], 0, sizeof turns[i]);
+	}
+}

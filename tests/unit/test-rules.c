@@ -1,0 +1,170 @@
+/* Unit tests of the rules engine and its literal prefilter. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cc.h"
+#include "tap.h"
+
+/* The literals found for a pattern, as "a|b|c", or "-" for none. */
+static void
+lits_are(const char *pattern, const char *text, int want_hit, const char *what)
+{
+	struct cc_litindex *x = cc_litindex_new();
+	struct cc_lithit hit[1] = {{0}};
+	int rc = cc_litindex_add_pattern(x, pattern, 0);
+
+	if (want_hit < 0) {
+		is_int(rc, -1, "no literal set: %s", what);
+	} else {
+		cc_litindex_scan(x, text, strlen(text), hit);
+		ok(rc == 0 && (hit[0].n > 0) == want_hit, "%s: '%s' in '%s' %s",
+		    what, pattern, text, want_hit ? "found" : "not found");
+	}
+	cc_litindex_free(x);
+}
+
+static void
+test_literals(void)
+{
+	lits_are("営業時間|opening", "えいぎょうの営業時間", 1, "an alternation of words");
+	lits_are("営業時間|opening", "shop hours", 0, "absent literals");
+	lits_are("\\bopen(s|ing)?\\b", "are you open?", 1, "a word with an optional suffix");
+	lits_are("(今|いま)(何時|なんじ)", "いまなんじ", 1, "a leading group");
+	lits_are("(?<![a-z])bar", "cafe bar", 1, "a lookbehind is skipped");
+	lits_are("^時間\\??$", "時間?", 1, "anchors are skipped");
+	lits_are("colou?r", "color", 1, "an optional letter ends the literal");
+	lits_are("Saino", "sainoの料金", 1, "literals are folded to lower case");
+	lits_are("カフェ", "かふえ", 1, "katakana literals match folded hiragana text");
+	lits_are(".{1,14}", "", -1, "a dot");
+	lits_are("[ab]c", "", -1, "a class");
+	lits_are("x?y", "", -1, "an optional first item");
+	lits_are("(a|)b", "", -1, "an empty alternative");
+	lits_are("\\d+円", "", -1, "a digit class");
+
+	struct cc_litindex *x = cc_litindex_new();
+	struct cc_lithit hits[2] = {{0}};
+	const char *t = "wifi wifi wifi wifi wifi ok";
+
+	cc_litindex_add_pattern(x, "wifi", 0);
+	cc_litindex_add_pattern(x, "ok|wi", 1);
+	cc_litindex_scan(x, t, strlen(t), hits);
+	ok(hits[0].n == CC_LIT_POS + 1 && hits[0].pos[0] == 0 && hits[0].pos[1] == 5,
+	    "positions are kept in order, and overflow is marked");
+	ok(hits[1].n > CC_LIT_POS, "two literals of one target at one place count once");
+	cc_litindex_free(x);
+}
+
+static char *
+write_rules(const char *text)
+{
+	char *path = strdup("/tmp/cc-rules-test.XXXXXX");
+	int fd = mkstemp(path);
+
+	if (fd < 0 || write(fd, text, strlen(text)) != (ssize_t)strlen(text))
+		abort();
+	close(fd);
+	return path;
+}
+
+static struct cc_rules *
+load(const char *text, char *err, size_t errlen)
+{
+	char *path = write_rules(text);
+	struct cc_rules *r = cc_rules_load(path, err, errlen);
+
+	unlink(path);
+	free(path);
+	return r;
+}
+
+static const char rules_text[] =
+	"# a small domain\n"
+	"fix \\bwat\\b => what\n"
+	"vocab opening hours\n"
+	"cue hours 営業時間|\\bopening hours\\b|\\bwhat time\\b\n"
+	"cue wifi  wi-?fi|ワイファイ\n"
+	"cue day   土曜|\\bsaturday\\b\n"
+	"slot topic\n"
+	"  wifi  when wifi\n"
+	"  hours when hours\n"
+	"  =prev.topic when context & day\n"
+	"slot agent\n"
+	"  FacilityAgent when topic=wifi\n"
+	"  BusinessInfoAgent when topic=hours | topic=price\n"
+	"  \"General Agent\" otherwise\n"
+	"slot note\n"
+	"  null when day\n"
+	"  =topic otherwise\n";
+
+static void
+test_rules(void)
+{
+	char err[512];
+	struct cc_rules *r = load(rules_text, err, sizeof err);
+	struct cc_rules_context ctx = { .has_last = 1 };
+	int topic;
+
+	if (!ok(r != NULL, "a small rules file loads (%s)", r ? "ok" : err))
+		return;
+	topic = cc_rules_slot(r, "topic");
+	cc_rules_eval(r, "ＷｉＦｉ？", strlen("ＷｉＦｉ？"), NULL);
+	is_str(cc_rules_get(r, "agent"), "FacilityAgent", "fullwidth Wi-Fi is folded and matched");
+	cc_rules_eval(r, "wat time", 8, NULL);
+	is_str(cc_rules_get(r, "topic"), "hours", "a fix rewrites the text first");
+	is_str(cc_rules_text(r), "what time", "the fixed text is kept for the trace");
+	cc_rules_eval(r, "opning hours", 12, NULL);
+	is_str(cc_rules_get(r, "topic"), "hours", "a typo one edit from the vocabulary is corrected");
+	cc_rules_eval(r, "hello", 5, NULL);
+	is_str(cc_rules_get(r, "agent"), "General Agent", "otherwise, with a quoted value");
+	ok(cc_rules_get(r, "topic") == NULL, "a slot no rule sets is null");
+	is_str(cc_rules_get(r, "note"), NULL, "copying a null slot does not decide");
+
+	ctx.prev[topic] = cc_rules_intern(r, "hours");
+	cc_rules_eval(r, "土曜は？", strlen("土曜は？"), &ctx);
+	is_str(cc_rules_get(r, "topic"), "hours", "=prev.topic copies the earlier turn's slot");
+	is_int(cc_rules_inherited(r), 2, "and says it was inherited from prev");
+	ok(cc_rules_get(r, "note") == NULL, "null sets null and stops the list");
+	cc_rules_eval(r, "土曜は？", strlen("土曜は？"), NULL);
+	ok(cc_rules_get(r, "topic") == NULL, "without context the copy rule does not fire");
+	ok(cc_rules_intern(r, "not a value") == NULL, "unknown values are not interned");
+	cc_rules_free(r);
+}
+
+static void
+bad_rules(const char *text, const char *want, const char *what)
+{
+	char err[512];
+	struct cc_rules *r = load(text, err, sizeof err);
+	const char *colon = r ? NULL : strchr(err, ':');	/* after the temp path */
+
+	ok(!r && colon && strstr(colon, want), "refused: %s (%s)", what, r ? "loaded" : err);
+	cc_rules_free(r);
+}
+
+static void
+test_bad_rules(void)
+{
+	bad_rules("cue a (x\nslot agent\n  A otherwise\n", ":1: a: bad pattern '(x'", "a bad pattern");
+	bad_rules("slot agent\n  A when b\n", ":2: unknown cue 'b'", "an unknown cue");
+	bad_rules("slot agent\n  A when x=y\n", ":2: unknown slot 'x'", "an unknown slot");
+	bad_rules("cue a x\nslot agent\n  A when (a\n", ":3: missing ')'", "unbalanced parentheses");
+	bad_rules("cue a x\nslot agent\n  A when a &\n", ":3: condition expected", "a dangling operator");
+	bad_rules("cue a x\nslot agent\n  A if a\n", ":3: expected 'VALUE when", "no 'when'");
+	bad_rules("slot agent\n  =nothing otherwise\n", ":2: unknown slot 'nothing' to copy", "a copy of nothing");
+	bad_rules("cue context x\nslot agent\n  A otherwise\n", ":1: 'context' is reserved", "a reserved cue");
+	bad_rules("fix abc\n", ":1: expected 'fix PATTERN => REPLACEMENT'", "a fix without =>");
+	bad_rules("cue a x\n", "no 'agent' slot", "no agent slot");
+	bad_rules("slot agent\nslot agent\n", ":2: slot needs a new name", "a slot twice");
+}
+
+int
+main(void)
+{
+	test_literals();
+	test_rules();
+	test_bad_rules();
+	return tap_done();
+}
