@@ -81,7 +81,10 @@ open_index(const char *db, struct opts *o, const struct cc_config *cfg)
 	char err[600];
 	size_t n;
 	char **dirs = cc_kb_resolve_dirs(db, o->kb, o->nkb, cfg, &n);
-	struct cc_kb *kb = cc_kb_open_fresh(db, (const char *const *)dirs, n,
+	struct cc_kb *kb;
+
+	cc_kb_dirs_check(dirs);
+	kb = cc_kb_open_fresh(db, (const char *const *)dirs, n,
 	    em_on ? &em.embedder : NULL, 0, err, sizeof err);
 
 	cc_kb_dirs_free(dirs);
@@ -97,9 +100,11 @@ cmd_build(const char *db, struct opts *o, const struct cc_config *cfg)
 	struct cc_kb_build_stats st;
 	size_t n;
 	char **dirs = cc_kb_resolve_dirs(db, o->kb, o->nkb, cfg, &n);
-	struct cc_kb *kb = cc_kb_open(db, 0, err, sizeof err);
+	struct cc_kb *kb;
 	int rc;
 
+	cc_kb_dirs_check(dirs);
+	kb = cc_kb_open(db, 0, err, sizeof err);
 	if (!kb) {
 		cc_kb_dirs_free(dirs);
 		cc_die(CC_EXIT_INTERNAL, "%s", err);

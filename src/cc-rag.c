@@ -36,7 +36,8 @@ static const char *const pass_agents[] = {
 	"MemoryAgent", "ClarificationAgent", "TimeAgent",
 };
 
-#define CACHE_SLOTS 1024
+#define CACHE_SLOTS 4096	/* distinct queries remembered, at most */
+#define CACHE_PROBE 8
 
 struct slot {
 	char *key, *value;
@@ -313,6 +314,34 @@ cache_flush(struct rag *g)
 	}
 }
 
+/*
+ * The slot of g->key: its entry, or a free slot (key NULL) to fill.  Open
+ * addressing over a short probe; when the probe is full its first slot
+ * is reused.
+ */
+static struct slot *
+cache_find(struct rag *g)
+{
+	size_t h = (size_t)fnv(g->key.data, g->key.len);
+
+	for (size_t k = 0; k < CACHE_PROBE; k++) {
+		struct slot *s = &g->cache[(h + k) % CACHE_SLOTS];
+
+		if (!s->key)
+			return s;
+		if (s->klen == g->key.len && memcmp(s->key, g->key.data, s->klen) == 0)
+			return s;
+	}
+	{
+		struct slot *s = &g->cache[h % CACHE_SLOTS];
+
+		free(s->key);
+		free(s->value);
+		*s = (struct slot){0};
+		return s;
+	}
+}
+
 static enum cc_outcome
 rag(void *vctx, struct cc_record *rec, struct cc_jw *out)
 {
@@ -353,9 +382,8 @@ rag(void *vctx, struct cc_record *rec, struct cc_jw *out)
 		cc_buf_add(&g->key, r.request_type, strlen(r.request_type) + 1);
 		cc_buf_add(&g->key, web_allowed ? "w" : "-", 1);
 		cc_buf_add(&g->key, q, len);
-		s = &g->cache[fnv(g->key.data, g->key.len) % CACHE_SLOTS];
-		if (s->key && s->klen == g->key.len &&
-		    memcmp(s->key, g->key.data, s->klen) == 0) {
+		s = cache_find(g);
+		if (s->key) {
 			/* the value is the writer's first and only item */
 			cc_buf_add(out->b, s->value, s->vlen);
 			return CC_RECORD_SET;
@@ -444,6 +472,7 @@ main(int argc, char **argv)
 	g.embed_on = cc_embed_init(&g.em);
 	db = dbopt ? cc_xstrdup(dbopt) : cc_kb_default_db(&cfg);
 	dirs = cc_kb_resolve_dirs(db, given, ngiven, &cfg, &ndirs);
+	cc_kb_dirs_check(dirs);
 	g.kb = cc_kb_open_fresh(db, (const char *const *)dirs, ndirs,
 	    g.embed_on ? &g.em.embedder : NULL, 0, err, sizeof err);
 	cc_kb_dirs_free(dirs);

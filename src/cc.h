@@ -513,6 +513,8 @@ int cc_kb_stale(struct cc_kb *kb, const char *const *dirs, size_t ndirs,
 char **cc_kb_resolve_dirs(const char *path, char *const *given, size_t ngiven,
 	const struct cc_config *cfg, size_t *ndirs);
 void cc_kb_dirs_free(char **dirs);
+/* Die with CC_EXIT_USAGE if one of dirs is not a folder. */
+void cc_kb_dirs_check(char *const *dirs);
 /* Open path read-only, building or refreshing it first when it is stale. */
 struct cc_kb *cc_kb_open_fresh(const char *path, const char *const *dirs,
 	size_t ndirs, const struct cc_kb_embedder *em, int quiet, char *err,

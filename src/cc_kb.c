@@ -32,7 +32,7 @@
 #include "cc.h"
 
 /* Bump when tokenization or the schema changes: indexes are rebuilt. */
-#define KB_FORMAT "cc-kb-1"
+#define KB_FORMAT "cc-kb-2"
 
 /* Column weights for bm25(): title, tags, body. */
 #define W_TITLE 2.0
@@ -436,7 +436,8 @@ struct cc_kb {
 	sqlite3 *db;
 	int readonly;
 	char err[512];
-	sqlite3_stmt *bm25, *meta, *detail, *version;
+	sqlite3_stmt *bm25, *meta, *detail, *version, *vocab;
+	long long npassages;	/* -1 until the first search */
 	struct vec *vecs;	/* loaded on the first vector search */
 	size_t nvecs;
 	int dim;
@@ -518,6 +519,7 @@ cc_kb_open(const char *path, int flags, char *err, size_t errlen)
 	if (!kb)
 		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	kb->readonly = !!(flags & CC_KB_READONLY);
+	kb->npassages = -1;
 	if (!kb->readonly && make_parent(path) < 0) {
 		snprintf(err, errlen, "cannot create the directory of '%s': %s",
 		    path, strerror(errno));
@@ -538,8 +540,20 @@ cc_kb_open(const char *path, int flags, char *err, size_t errlen)
 		cc_kb_close(kb);
 		return NULL;
 	}
+	if (!kb->readonly) {
+		int one = 1;
+
+		/*
+		 * Keep the -wal and -shm files when the writer closes: a
+		 * read-only connection without them rebuilds the WAL index in
+		 * heap memory for every transaction, which made each search
+		 * several times slower.
+		 */
+		sqlite3_file_control(kb->db, "main", SQLITE_FCNTL_PERSIST_WAL, &one);
+	}
 	if (!kb->readonly && (exec(kb, "PRAGMA journal_mode=WAL") < 0 ||
-	    exec(kb, "PRAGMA synchronous=NORMAL") < 0)) {
+	    exec(kb, "PRAGMA synchronous=NORMAL") < 0 ||
+	    exec(kb, "PRAGMA journal_size_limit=4194304") < 0)) {
 		snprintf(err, errlen, "cannot use '%s': %s", path, kb->err);
 		cc_kb_close(kb);
 		return NULL;
@@ -556,6 +570,7 @@ cc_kb_close(struct cc_kb *kb)
 	sqlite3_finalize(kb->meta);
 	sqlite3_finalize(kb->detail);
 	sqlite3_finalize(kb->version);
+	sqlite3_finalize(kb->vocab);
 	for (size_t i = 0; i < kb->nvecs; i++)
 		free(kb->vecs[i].v);
 	free(kb->vecs);
@@ -577,12 +592,14 @@ static const char schema[] =
 	"CREATE INDEX IF NOT EXISTS kb_passages_file ON kb_passages(file);"
 	"CREATE VIRTUAL TABLE IF NOT EXISTS kb_fts USING fts5(title, tags, body,"
 	"  content='kb_passages', content_rowid='rowid', tokenize='cc');"
+	"CREATE VIRTUAL TABLE IF NOT EXISTS kb_vocab USING fts5vocab(kb_fts, row);"
+	"CREATE VIRTUAL TABLE IF NOT EXISTS kb_vocab USING fts5vocab(kb_fts, row);"
 	"CREATE TABLE IF NOT EXISTS kb_vectors(model TEXT NOT NULL,"
 	"  hash TEXT NOT NULL, dim INTEGER NOT NULL, v BLOB NOT NULL,"
 	"  PRIMARY KEY(model, hash));";
 
 static const char drop[] =
-	"DROP TABLE IF EXISTS kb_fts; DROP TABLE IF EXISTS kb_passages;"
+	"DROP TABLE IF EXISTS kb_vocab; DROP TABLE IF EXISTS kb_fts; DROP TABLE IF EXISTS kb_passages;"
 	"DROP TABLE IF EXISTS kb_files; DROP TABLE IF EXISTS kb_vectors;"
 	"DROP TABLE IF EXISTS kb_meta;";
 
@@ -1113,6 +1130,9 @@ cc_kb_build(struct cc_kb *kb, const char *const *dirs, size_t ndirs,
 		goto rollback;
 	if (exec(kb, "COMMIT") < 0)
 		goto rollback;
+	/* fold the WAL back into the database and shrink it: best effort,
+	   readers may hold it */
+	sqlite3_exec(kb->db, "PRAGMA wal_checkpoint(TRUNCATE)", NULL, NULL, NULL);
 	{
 		sqlite3_stmt *c = prepare(kb, "SELECT count(*) FROM kb_passages");
 
@@ -1172,31 +1192,90 @@ add_term(void *ctx, const char *tok, size_t n, int kind, int colocated)
 	return 0;
 }
 
-size_t
-cc_kb_query_terms(const char *text, size_t len, struct cc_buf *out)
+/* Terms above this share of the passages are dropped from large indexes. */
+#define PRUNE_MIN_PASSAGES 2000
+#define PRUNE_MAX_SHARE 0.05
+#define PRUNE_KEEP 3
+
+struct dfterm {
+	const char *t;
+	long long df;
+};
+
+static int
+cmp_df(const void *a, const void *b)
+{
+	long long x = ((const struct dfterm *)a)->df, y = ((const struct dfterm *)b)->df;
+
+	return x < y ? -1 : x > y;
+}
+
+/* How many passages hold the term; -1 if it cannot be told. */
+static long long
+doc_freq(struct cc_kb *kb, const char *term)
+{
+	long long df = -1;
+
+	if (!kb->vocab && !(kb->vocab = prepare(kb,
+	    "SELECT doc FROM kb_vocab WHERE term = ?1")))
+		return -1;
+	sqlite3_bind_text(kb->vocab, 1, term, -1, SQLITE_STATIC);
+	df = sqlite3_step(kb->vocab) == SQLITE_ROW ?
+	    sqlite3_column_int64(kb->vocab, 0) : 0;
+	sqlite3_reset(kb->vocab);
+	return df;
+}
+
+/*
+ * The FTS5 expression of a query.  On a large index (kb given), terms
+ * that no passage holds are left out, and so are very common ones (more
+ * than PRUNE_MAX_SHARE of the passages) beyond the PRUNE_KEEP rarest:
+ * they barely change the ranking but make bm25() score most of the index.
+ */
+static size_t
+build_match(struct cc_kb *kb, const char *text, size_t len, struct cc_buf *out,
+    const char *op)
 {
 	struct qterms q = {0};
-	size_t n = 0;
+	struct dfterm t[MAX_QUERY_TERMS];
+	size_t n = 0, nt = 0;
 	/* long inputs: the first few thousand bytes say what is asked */
 	size_t cap = len > 4096 ? 4096 : len;
+	int prune = kb && kb->npassages >= PRUNE_MIN_PASSAGES;
 
 	while (cap < len && cap > 0 && ((unsigned char)text[cap] & 0xC0) == 0x80)
 		cap--;
 	cc_kb_tokenize(text, cap, CC_KB_TOKENIZE_QUERY, add_term, &q);
 	for (size_t i = 0; i < q.n; i++) {
-		const char *t = q.buf + q.off[i];
-
 		/* verb endings and particles after kanji: 開いて, 予約できますか */
 		if (q.kind[i] == CC_KB_TOKEN_OKURIGANA)
 			continue;
+		t[nt].t = q.buf + q.off[i];
+		t[nt].df = prune ? doc_freq(kb, t[nt].t) : 0;
+		if (prune && t[nt].df == 0)
+			continue;
+		nt++;
+	}
+	if (prune)
+		qsort(t, nt, sizeof *t, cmp_df);
+	for (size_t i = 0; i < nt; i++) {
+		if (prune && i >= PRUNE_KEEP &&
+		    (double)t[i].df > PRUNE_MAX_SHARE * (double)kb->npassages)
+			break;
 		if (n++)
-			cc_buf_add(out, " OR ", 4);
+			cc_buf_add(out, op, strlen(op));
 		cc_buf_add(out, "\"", 1);
-		cc_buf_add(out, t, strlen(t));
+		cc_buf_add(out, t[i].t, strlen(t[i].t));
 		cc_buf_add(out, "\"", 1);
 	}
 	free(q.buf);
 	return n;
+}
+
+size_t
+cc_kb_query_terms(const char *text, size_t len, struct cc_buf *out)
+{
+	return build_match(NULL, text, len, out, " OR ");
 }
 
 struct cand {
@@ -1294,6 +1373,46 @@ col_dup(sqlite3_stmt *st, int c)
 	return cc_xstrdup(s ? (const char *)s : "");
 }
 
+/* Run kb->match through bm25 into c[0..pool); *nc is set. */
+static int
+bm25_candidates(struct cc_kb *kb, const struct cc_kb_query *q, struct cand *c,
+    size_t pool, size_t *nc)
+{
+	int rc;
+
+	*nc = 0;
+	sqlite3_bind_text(kb->bm25, 1, kb->match.data, (int)kb->match.len,
+	    SQLITE_STATIC);
+	sqlite3_bind_int(kb->bm25, 2, (int)pool);
+	sqlite3_bind_double(kb->bm25, 3, W_TITLE);
+	sqlite3_bind_double(kb->bm25, 4, W_TAGS);
+	sqlite3_bind_double(kb->bm25, 5, W_BODY);
+	while ((rc = sqlite3_step(kb->bm25)) == SQLITE_ROW && *nc < pool) {
+		const char *lang = (const char *)sqlite3_column_text(kb->bm25, 2);
+		const char *cat = (const char *)sqlite3_column_text(kb->bm25, 3);
+		const char *rts = (const char *)sqlite3_column_text(kb->bm25, 4);
+		struct cand *x = &c[(*nc)++];
+
+		x->rowid = sqlite3_column_int64(kb->bm25, 0);
+		x->bm25 = -sqlite3_column_double(kb->bm25, 1);
+		x->bm25_rank = (int)*nc;
+		x->vec_rank = 0;
+		x->score = x->bm25;
+		x->other_lang = q->language && lang && strcmp(lang, q->language) != 0;
+		if (q->category && cat && strcmp(cat, q->category) == 0)
+			x->score *= BOOST_CATEGORY;
+		if (q->request_type && has_item(rts, q->request_type))
+			x->score *= BOOST_REQUEST_TYPE;
+	}
+	sqlite3_reset(kb->bm25);
+	sqlite3_clear_bindings(kb->bm25);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		set_err(kb, "search failed: %s", sqlite3_errmsg(kb->db));
+		return -1;
+	}
+	return 0;
+}
+
 int
 cc_kb_search(struct cc_kb *kb, const struct cc_kb_query *q, struct cc_kb_hits *out)
 {
@@ -1304,7 +1423,14 @@ cc_kb_search(struct cc_kb *kb, const struct cc_kb_query *q, struct cc_kb_hits *o
 
 	cc_kb_hits_clear(out);
 	kb->match.len = 0;
-	nterms = cc_kb_query_terms(q->text, q->len, &kb->match);
+	if (kb->npassages < 0) {
+		sqlite3_stmt *st = prepare(kb, "SELECT count(*) FROM kb_passages");
+
+		kb->npassages = st && sqlite3_step(st) == SQLITE_ROW ?
+		    sqlite3_column_int64(st, 0) : 0;
+		sqlite3_finalize(st);
+	}
+	nterms = build_match(kb, q->text, q->len, &kb->match, " OR ");
 	if (!kb->bm25) {
 		kb->bm25 = prepare(kb, "SELECT f.rowid, f.s, p.language, p.category,"
 		    " p.request_types FROM (SELECT rowid, bm25(kb_fts, ?3, ?4, ?5)"
@@ -1319,39 +1445,27 @@ cc_kb_search(struct cc_kb *kb, const struct cc_kb_query *q, struct cc_kb_hits *o
 	}
 	cap = pool * 2;
 	c = cc_xmalloc(cap * sizeof *c);
-	if (nterms > 0) {
-		int rc;
-
-		sqlite3_bind_text(kb->bm25, 1, kb->match.data, (int)kb->match.len,
-		    SQLITE_STATIC);
-		sqlite3_bind_int(kb->bm25, 2, (int)pool);
-		sqlite3_bind_double(kb->bm25, 3, W_TITLE);
-		sqlite3_bind_double(kb->bm25, 4, W_TAGS);
-		sqlite3_bind_double(kb->bm25, 5, W_BODY);
-		while ((rc = sqlite3_step(kb->bm25)) == SQLITE_ROW && nc < pool) {
-			const char *lang = (const char *)sqlite3_column_text(kb->bm25, 2);
-			const char *cat = (const char *)sqlite3_column_text(kb->bm25, 3);
-			const char *rts = (const char *)sqlite3_column_text(kb->bm25, 4);
-			struct cand *x = &c[nc++];
-
-			x->rowid = sqlite3_column_int64(kb->bm25, 0);
-			x->bm25 = -sqlite3_column_double(kb->bm25, 1);
-			x->bm25_rank = (int)nc;
-			x->vec_rank = 0;
-			x->score = x->bm25;
-			x->other_lang = q->language && lang && strcmp(lang, q->language) != 0;
-			if (q->category && cat && strcmp(cat, q->category) == 0)
-				x->score *= BOOST_CATEGORY;
-			if (q->request_type && has_item(rts, q->request_type))
-				x->score *= BOOST_REQUEST_TYPE;
-		}
-		sqlite3_reset(kb->bm25);
-		sqlite3_clear_bindings(kb->bm25);
-		if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-			set_err(kb, "search failed: %s", sqlite3_errmsg(kb->db));
+	if (nterms > 1 && kb->npassages >= PRUNE_MIN_PASSAGES) {
+		/*
+		 * A large index: passages that hold every term come first in
+		 * bm25 anyway, and there are far fewer of them to score.
+		 * Only when they are too few is the whole OR query run.
+		 */
+		kb->match.len = 0;
+		build_match(kb, q->text, q->len, &kb->match, " AND ");
+		if (bm25_candidates(kb, q, c, pool, &nc) < 0) {
 			free(c);
 			return -1;
 		}
+		if (nc < want) {
+			nc = 0;
+			kb->match.len = 0;
+			build_match(kb, q->text, q->len, &kb->match, " OR ");
+		}
+	}
+	if (nterms > 0 && nc == 0 && bm25_candidates(kb, q, c, pool, &nc) < 0) {
+		free(c);
+		return -1;
 	}
 	if (q->vector && q->model && load_vectors(kb, q->model) == 0 &&
 	    kb->nvecs > 0 && q->dim == kb->dim) {
@@ -1671,6 +1785,16 @@ cc_kb_resolve_dirs(const char *path, char *const *given, size_t ngiven,
 	v[1] = NULL;
 	*ndirs = 1;
 	return v;
+}
+
+void
+cc_kb_dirs_check(char *const *dirs)
+{
+	struct stat sb;
+
+	for (; *dirs; dirs++)
+		if (stat(*dirs, &sb) < 0 || !S_ISDIR(sb.st_mode))
+			cc_die(CC_EXIT_USAGE, "no document folder '%s'", *dirs);
 }
 
 void
