@@ -22,7 +22,7 @@
 
 #include "cc.h"
 
-/* English grammar words: any of these makes an English frame. Sorted. */
+/* English grammar words: any of these makes an English frame. */
 static const char *const en_function[] = {
 	"a", "about", "am", "an", "and", "any", "anyone", "anything", "are",
 	"aren't", "at", "be", "been", "but", "by", "can", "can't", "could",
@@ -40,7 +40,7 @@ static const char *const en_function[] = {
 	"will", "with", "would", "wut", "yes", "you", "your",
 };
 
-/* Common English content words: noun-like evidence of English. Sorted. */
+/* Common English content words: noun-like evidence of English. */
 static const char *const en_content[] = {
 	"access", "address", "afternoon", "artificial", "available", "bar",
 	"basement", "bathroom", "beer", "book", "booking", "booth", "busy",
@@ -67,7 +67,7 @@ static const char *const en_content[] = {
 /*
  * Romanised Japanese words that are not also English words: "ima nanji?"
  * is Japanese typed without an IME.  Deliberately leaves out no, to, yo,
- * are, dare, sore, nan, which English also uses. Sorted.
+ * are, dare, sore, nan, which English also uses.
  */
 static const char *const romaji_cue[] = {
 	"aru", "arigato", "arigatou", "arimasu", "ashita", "basho", "benkyoukai",
@@ -81,18 +81,63 @@ static const char *const romaji_cue[] = {
 	"tsukaemasu", "wa", "wakarimasen", "wo", "yoyaku",
 };
 
-/* Japanese net slang typed in Latin letters. Sorted. */
+/* Japanese net slang typed in Latin letters. */
 static const char *const romaji_slang[] = { "kusa", "orz", "w", "ww", "www", "wwww" };
 
-static int
-cmp(const void *a, const void *b)
+/* The word lists in one hash table: a lookup per word, whichever list. */
+enum { W_FUNCTION = 1, W_CONTENT = 2, W_ROMAJI = 4, W_SLANG = 8 };
+#define LEXICON_SLOTS 1024	/* a power of two, over twice the words */
+
+static struct {
+	const char *word;
+	unsigned flags;
+} lexicon[LEXICON_SLOTS];
+
+static unsigned
+word_hash(const char *w)
 {
-	return strcmp(*(const char *const *)a, *(const char *const *)b);
+	uint32_t h = 2166136261u;
+
+	while (*w)
+		h = (h ^ (unsigned char)*w++) * 16777619u;
+	return h & (LEXICON_SLOTS - 1);
 }
 
-#define IN(table, w) \
-	(bsearch(&(w), (table), sizeof(table) / sizeof(*(table)), \
-	    sizeof(*(table)), cmp) != NULL)
+static void
+lexicon_add(const char *const *list, size_t n, unsigned flag)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned h = word_hash(list[i]);
+
+		while (lexicon[h].word && strcmp(lexicon[h].word, list[i]) != 0)
+			h = (h + 1) & (LEXICON_SLOTS - 1);
+		lexicon[h].word = list[i];
+		lexicon[h].flags |= flag;
+	}
+}
+
+#define ADD(list, flag) lexicon_add((list), sizeof(list) / sizeof(*(list)), (flag))
+
+static unsigned
+lookup(const char *w)
+{
+	static int built;
+	unsigned h = word_hash(w);
+
+	if (!built) {
+		ADD(en_function, W_FUNCTION);
+		ADD(en_content, W_CONTENT);
+		ADD(romaji_cue, W_ROMAJI);
+		ADD(romaji_slang, W_SLANG);
+		built = 1;
+	}
+	while (lexicon[h].word) {
+		if (strcmp(lexicon[h].word, w) == 0)
+			return lexicon[h].flags;
+		h = (h + 1) & (LEXICON_SLOTS - 1);
+	}
+	return 0;
+}
 
 static int
 vowel(char c)
@@ -173,6 +218,7 @@ classify_word(struct scan *sc, struct word *w, int japanese_nearby)
 {
 	struct cc_lang_result *r = sc->r;
 	const char *key = w->text;
+	unsigned flags;
 
 	if (w->len == 0)
 		return;
@@ -183,17 +229,15 @@ classify_word(struct scan *sc, struct word *w, int japanese_nearby)
 		sc->capitalised++;
 	if (w->tlen >= sizeof w->text)
 		return;
-	if (IN(romaji_slang, key))
+	flags = lookup(key);
+	if (flags & W_SLANG)
 		sc->slang++;
-	/* romaji only matters for text in Latin letters alone */
-	if (!japanese_nearby && w->ascii && romaji_word(key))
-		sc->parsed_romaji++;
-	if (IN(romaji_cue, key))
+	if (flags & W_ROMAJI)
 		r->romaji++;
-	if (IN(en_function, key)) {
+	if (flags & W_FUNCTION) {
 		r->en_function++;
 		sc->lexical++;
-	} else if (IN(en_content, key) && !(japanese_nearby && TITLE_CASE(w))) {
+	} else if ((flags & W_CONTENT) && !(japanese_nearby && TITLE_CASE(w))) {
 		r->en_content++;
 		sc->lexical++;
 	}
@@ -264,6 +308,11 @@ scan(const char *s, size_t len, struct scan *sc)
 	/* Title case means a name only where Japanese surrounds it. */
 	for (unsigned k = 0; k < nwords; k++)
 		classify_word(sc, &words[k], jp);
+	/* romaji matters only for Latin letters alone with a Japanese word */
+	for (unsigned k = 0; !jp && r->romaji && k < nwords; k++)
+		if (words[k].ascii && words[k].tlen < sizeof words[k].text &&
+		    romaji_word(words[k].text))
+			sc->parsed_romaji++;
 }
 
 static void
@@ -351,7 +400,7 @@ cc_lang_detect(const char *s, size_t len, struct cc_lang_result *r)
 {
 	struct scan sc = { .r = r };
 	size_t nlen = 0;
-	char *norm = cc_text_is_nfkc(s, len) ? NULL : cc_text_nfkc(s, len, &nlen);
+	char *norm = cc_text_nfkc(s, len, &nlen);
 
 	memset(r, 0, sizeof *r);
 	r->first_script = CC_LANG_JA;

@@ -79,6 +79,7 @@ struct cc_rules {
 	struct fix *fixes;
 	size_t nfixes;
 	char **vocab;
+	size_t *vocab_len;
 	size_t nvocab;
 	char **skip_agents;	/* turns of these agents give no context */
 	size_t nskip;
@@ -507,8 +508,11 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 		r->fixes = cc_xrealloc(r->fixes, (r->nfixes + 1) * sizeof *r->fixes);
 		r->fixes[r->nfixes++] = f;
 	} else if (strcmp(kw, "vocab") == 0) {
-		while (*rest)
+		while (*rest) {
 			add_word(&r->vocab, &r->nvocab, word(&rest));
+			r->vocab_len = cc_xrealloc(r->vocab_len, r->nvocab * sizeof *r->vocab_len);
+			r->vocab_len[r->nvocab - 1] = strlen(r->vocab[r->nvocab - 1]);
+		}
 	} else if (strcmp(kw, "context-skip") == 0) {
 		while (*rest)
 			add_word(&r->skip_agents, &r->nskip, word(&rest));
@@ -645,6 +649,7 @@ cc_rules_free(struct cc_rules *r)
 		free(r->neutral_cues[i]);
 	free(r->fixes);
 	free(r->vocab);
+	free(r->vocab_len);
 	free(r->skip_agents);
 	free(r->neutral_cues);
 	free(r->nodes);
@@ -751,7 +756,7 @@ correct_typos(struct cc_rules *r)
 		}
 		if (i - start >= 5) {
 			for (size_t v = 0; v < r->nvocab && !exact; v++) {
-				size_t lv = strlen(r->vocab[v]);
+				size_t lv = r->vocab_len[v];
 
 				if (lv == i - start && memcmp(r->vocab[v], r->text + start, lv) == 0)
 					exact = 1;

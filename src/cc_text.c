@@ -67,26 +67,72 @@ cc_utf8_valid(const char *s, size_t len)
  * and Japanese punctuation.  Most queries are like this, and skipping the
  * full normalisation saves most of its cost.
  */
+static int
+nfkc_identity_char(int32_t cp)
+{
+	return (cp >= 0x3041 && cp <= 0x3096) || (cp >= 0x309D && cp <= 0x309E) ||
+	    (cp >= 0x30A1 && cp <= 0x30FA) || (cp >= 0x30FC && cp <= 0x30FE) ||
+	    (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3001 && cp <= 0x3003) ||
+	    (cp >= 0x3005 && cp <= 0x3011) || cp == 0x30FB;
+}
+
+/* Fullwidth ASCII (！ to ～) and the ideographic space: NFKC is ASCII. */
+static int
+fullwidth_ascii(int32_t cp)
+{
+	return (cp >= 0xFF01 && cp <= 0xFF5E) || cp == 0x3000;
+}
+
 int
 cc_text_is_nfkc(const char *s, size_t len)
 {
 	size_t i = 0;
 
 	while (i < len) {
-		int32_t cp;
-
 		if ((unsigned char)s[i] < 0x80) {
 			i++;
 			continue;
 		}
-		cp = cc_utf8_next(s, len, &i);
-		if (!((cp >= 0x3041 && cp <= 0x3096) || (cp >= 0x309D && cp <= 0x309E) ||
-		    (cp >= 0x30A1 && cp <= 0x30FA) || (cp >= 0x30FC && cp <= 0x30FE) ||
-		    (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0x3001 && cp <= 0x3003) ||
-		    (cp >= 0x3005 && cp <= 0x3011) || cp == 0x30FB))
+		if (!nfkc_identity_char(cc_utf8_next(s, len, &i)))
 			return 0;
 	}
 	return 1;
+}
+
+/*
+ * The common case of a Japanese question, "営業時間は？", differs from its
+ * NFKC only in fullwidth ASCII.  Convert that directly; NULL when the text
+ * needs the full normalisation.
+ */
+static char *
+nfkc_quick(const char *s, size_t len, size_t *outlen)
+{
+	char *out = cc_xmalloc(len + 1);
+	size_t i = 0, o = 0;
+
+	while (i < len) {
+		size_t at = i;
+		int32_t cp;
+
+		if ((unsigned char)s[i] < 0x80) {
+			out[o++] = s[i++];
+			continue;
+		}
+		cp = cc_utf8_next(s, len, &i);
+		if (fullwidth_ascii(cp)) {
+			out[o++] = cp == 0x3000 ? ' ' : (char)(cp - 0xFEE0);
+		} else if (nfkc_identity_char(cp)) {
+			memcpy(out + o, s + at, i - at);
+			o += i - at;
+		} else {
+			free(out);
+			return NULL;
+		}
+	}
+	out[o] = '\0';
+	if (outlen)
+		*outlen = o;
+	return out;
 }
 
 char *
@@ -95,15 +141,10 @@ cc_text_nfkc(const char *s, size_t len, size_t *outlen)
 	utf8proc_uint8_t *out = NULL;
 	utf8proc_ssize_t n;
 
-	if (cc_text_is_nfkc(s, len)) {
-		char *copy = cc_xmalloc(len + 1);
+	char *quick = nfkc_quick(s, len, outlen);
 
-		memcpy(copy, s, len);
-		copy[len] = '\0';
-		if (outlen)
-			*outlen = len;
-		return copy;
-	}
+	if (quick)
+		return quick;
 	n = utf8proc_map((const utf8proc_uint8_t *)s,
 	    (utf8proc_ssize_t)len, &out,
 	    UTF8PROC_STABLE | UTF8PROC_COMPOSE | UTF8PROC_COMPAT);
@@ -209,7 +250,8 @@ cc_text_fold(const char *s, size_t len, size_t *outlen, int flags)
 			continue;
 		}
 		if (!(flags & CC_FOLD_KEEP_CASE))
-			cp = utf8proc_tolower(cp);
+			cp = cp < 0x80 ? (cp >= 'A' && cp <= 'Z' ? cp + 32 : cp) :
+			    utf8proc_tolower(cp);
 		if (cp >= 0x30A1 && cp <= 0x30F6)	/* katakana → hiragana */
 			cp -= 0x60;
 		else if (cp == 0x30FD || cp == 0x30FE)	/* ヽヾ → ゝゞ */
