@@ -288,6 +288,15 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	return CC_RECORD_SET;
 }
 
+static void
+flush_store(void *ctx)
+{
+	struct router *rt = ctx;
+
+	if (rt->store && cc_session_flush(rt->store) < 0)
+		cc_warn("cannot save session memory: %s", cc_session_error(rt->store));
+}
+
 int
 main(int argc, char **argv)
 {
@@ -300,7 +309,7 @@ main(int argc, char **argv)
 	};
 	struct router rt = { .window = 180 };
 	struct cc_stage stage = { .name = "cc-route", .key = "route",
-		.process = route, .ctx = &rt };
+		.process = route, .flush = flush_store, .ctx = &rt };
 	const char *rules_path = NULL, *w = getenv("CC_MEMORY_WINDOW");
 	char *path = NULL, *end, err[768];
 	int c, status;

@@ -243,6 +243,12 @@ struct cc_stage {
 	int unbuffered;		/* flush after every record */
 	enum cc_outcome (*process)(void *ctx, struct cc_record *rec,
 	    struct cc_jw *out);
+	/*
+	 * Optional: called whenever output is flushed (after every record when
+	 * interactive, and at the end), so a stage can make what it wrote
+	 * elsewhere (the session store) visible at the same moment.
+	 */
+	void (*flush)(void *ctx);
 	void *ctx;
 };
 
@@ -339,9 +345,16 @@ const char *cc_session_error(struct cc_session *s);
  */
 int cc_session_recent(struct cc_session *s, const char *session, time_t since,
 	struct cc_turn *turns, int max);
-/* Record a turn (t->id is ignored); returns its id, or -1. */
+/*
+ * Record a turn (t->id is ignored); returns its id, or -1.  Turns are
+ * written in transactions of up to 64 turns or 20 ms: this connection sees
+ * them at once, other processes after cc_session_flush() or the next
+ * commit.
+ */
 long long cc_session_add(struct cc_session *s, const char *session,
 	const struct cc_turn *t);
+/* Commit what cc_session_add() wrote; 0 or -1. */
+int cc_session_flush(struct cc_session *s);
 /* Add the answer to a turn; 0 or -1. */
 int cc_session_answer(struct cc_session *s, long long turn, const char *answer,
 	time_t at);

@@ -317,6 +317,8 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 		if (fwrite(r.out.data, 1, r.out.len, out) != r.out.len ||
 		    (flush && fflush(out) != 0))
 			break;
+		if (flush && stage->flush)
+			stage->flush(stage->ctx);
 		r.out.len = 0;
 	}
 	free(line);
@@ -328,6 +330,8 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 		cc_warn("cannot read input: %s", strerror(errno));
 		return CC_EXIT_INTERNAL;
 	}
+	if (stage->flush)
+		stage->flush(stage->ctx);
 	if (fflush(out) != 0 || ferror(out)) {
 		cc_warn("cannot write output: %s", strerror(errno));
 		return CC_EXIT_INTERNAL;

@@ -18,15 +18,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 #include "cc.h"
 
 #define BUSY_TIMEOUT_MS 10000
+#define BATCH_TURNS 64		/* commit after this many turns ... */
+#define BATCH_NS 20000000L	/* ... or this long after the first */
 #define RETENTION_S (7 * 86400)	/* turns older than this are purged */
 
 struct cc_session {
 	sqlite3 *db;
 	sqlite3_stmt *recent, *add, *answer;
+	int in_txn, pending;	/* an open write transaction and its turns */
+	struct timespec since;
 };
 
 static const char schema[] =
@@ -135,6 +140,7 @@ cc_session_close(struct cc_session *s)
 {
 	if (!s)
 		return;
+	cc_session_flush(s);
 	sqlite3_finalize(s->recent);
 	sqlite3_finalize(s->add);
 	sqlite3_finalize(s->answer);
@@ -203,11 +209,45 @@ bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
+int
+cc_session_flush(struct cc_session *s)
+{
+	int rc;
+
+	if (!s || !s->in_txn)
+		return 0;
+	rc = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	s->in_txn = 0;
+	s->pending = 0;
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+static long
+elapsed_ns(const struct timespec *since)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (now.tv_sec - since->tv_sec) * 1000000000L + now.tv_nsec - since->tv_nsec;
+}
+
+/*
+ * One commit per turn costs more than the routing itself, so turns are
+ * batched; a batch is short (BATCH_TURNS, BATCH_NS) and the stage flushes
+ * it whenever its output is flushed, so an interactive session never
+ * waits for one.
+ */
 long long
 cc_session_add(struct cc_session *s, const char *session, const struct cc_turn *t)
 {
 	long long id = -1;
 
+	if (!s->in_txn) {
+		if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+			return -1;
+		s->in_txn = 1;
+		clock_gettime(CLOCK_MONOTONIC, &s->since);
+	}
 	sqlite3_bind_text(s->add, 1, session, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s->add, 2, (sqlite3_int64)t->at);
 	bind_text(s->add, 3, t->query);
@@ -220,6 +260,9 @@ cc_session_add(struct cc_session *s, const char *session, const struct cc_turn *
 		id = sqlite3_last_insert_rowid(s->db);
 	sqlite3_reset(s->add);
 	sqlite3_clear_bindings(s->add);
+	if (++s->pending >= BATCH_TURNS || elapsed_ns(&s->since) >= BATCH_NS)
+		if (cc_session_flush(s) < 0)
+			id = -1;
 	return id;
 }
 
@@ -229,6 +272,7 @@ cc_session_answer(struct cc_session *s, long long turn, const char *answer,
 {
 	int rc;
 
+	cc_session_flush(s);
 	sqlite3_bind_int64(s->answer, 1, turn);
 	bind_text(s->answer, 2, answer);
 	sqlite3_bind_int64(s->answer, 3, (sqlite3_int64)at);
