@@ -214,7 +214,7 @@ struct scan {
 };
 
 static void
-classify_word(struct scan *sc, struct word *w, int japanese_nearby)
+classify_word(struct scan *sc, struct word *w, int japanese_nearby, int first)
 {
 	struct cc_lang_result *r = sc->r;
 	const char *key = w->text;
@@ -234,7 +234,8 @@ classify_word(struct scan *sc, struct word *w, int japanese_nearby)
 		sc->slang++;
 	if (flags & W_ROMAJI)
 		r->romaji++;
-	if (flags & W_FUNCTION) {
+	/* "RustとGo": a capitalised word inside Japanese text is a name */
+	if ((flags & W_FUNCTION) && !(japanese_nearby && TITLE_CASE(w) && !first)) {
 		r->en_function++;
 		sc->lexical++;
 	} else if ((flags & W_CONTENT) && !(japanese_nearby && TITLE_CASE(w))) {
@@ -307,7 +308,7 @@ scan(const char *s, size_t len, struct scan *sc)
 	sc->other_words += other_run > 1;
 	/* Title case means a name only where Japanese surrounds it. */
 	for (unsigned k = 0; k < nwords; k++)
-		classify_word(sc, &words[k], jp);
+		classify_word(sc, &words[k], jp, k == 0);
 	/* romaji matters only for Latin letters alone with a Japanese word */
 	for (unsigned k = 0; !jp && r->romaji && k < nwords; k++)
 		if (words[k].ascii && words[k].tlen < sizeof words[k].text &&
