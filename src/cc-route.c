@@ -226,6 +226,22 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	cc_jw_cstr(out, type);
 	cc_jw_key(out, "language");
 	cc_jw_cstr(out, lang);
+	if (cc_rules_inherited(rt->rules) && n > 0) {
+		/*
+		 * "サイノの方" says little to a search engine: retrieval gets the
+		 * question it continues as well.
+		 */
+		const struct cc_turn *from = &turns[cc_rules_inherited(rt->rules) == 1 ||
+		    prev < 0 ? n - 1 : prev];
+		struct cc_buf sq = {0};
+
+		cc_buf_add(&sq, from->query, strlen(from->query));
+		cc_buf_add(&sq, " ", 1);
+		cc_buf_add(&sq, q, qlen);
+		cc_jw_key(out, "search_query");
+		cc_jw_str(out, sq.data, sq.len);
+		cc_buf_release(&sq);
+	}
 	cc_jw_key(out, "confidence");
 	if (conf && strtod(conf, &num_end) >= 0 && !*num_end)
 		cc_jw_raw(out, conf, strlen(conf));	/* the rules' own digits */

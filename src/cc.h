@@ -20,6 +20,7 @@
 #include <string.h>
 #include <stdio.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <time.h>
 #include <jv.h>
 
@@ -249,6 +250,12 @@ struct cc_stage {
 	 * elsewhere (the session store) visible at the same moment.
 	 */
 	void (*flush)(void *ctx);
+	/*
+	 * Optional: write this instead of the record when process() set the
+	 * key (cc-respond --text); `value` is the key's JSON text.  Records it
+	 * did not set are then not written at all.
+	 */
+	void (*render)(void *ctx, const char *value, size_t len, struct cc_buf *line);
 	void *ctx;
 };
 
@@ -282,6 +289,12 @@ char *cc_text_nfkc(const char *s, size_t len, size_t *outlen);
  */
 #define CC_FOLD_KEEP_CASE 1
 char *cc_text_fold(const char *s, size_t len, size_t *outlen, int flags);
+
+/*
+ * At most max_chars characters of s on one line (new lines become spaces),
+ * with an ellipsis when cut; never cuts a character in half.
+ */
+void cc_text_excerpt(const char *s, size_t max_chars, char *out, size_t outlen);
 
 /* Coarse script classes used by the language detector. */
 enum cc_script {
@@ -622,5 +635,71 @@ void cc_embed_release(struct cc_embed *e);
 /* The cc_kb_embedder function; ctx is the struct cc_embed. */
 int cc_embed_texts(void *ctx, const char *const *texts, size_t n,
 	float **vecs, int *dim, char *err, size_t errlen);
+
+/* ---- response texts (cc_texts.c; format in cc-respond(1)) ---- */
+
+struct cc_texts;
+/* A {name} of a template and what fills it (len 0: strlen(value)). */
+struct cc_var {
+	const char *name;
+	const char *value;
+	size_t len;
+};
+/* Load the domain's response texts; NULL with a "path:line: why" message. */
+struct cc_texts *cc_texts_load(const char *path, char *err, size_t errlen);
+void cc_texts_free(struct cc_texts *t);
+/*
+ * The text for key in lang (else in any language), or NULL; *emotion (if
+ * not NULL) is set to its emotion, or NULL for "-".
+ */
+const char *cc_texts_get(const struct cc_texts *t, const char *key,
+	const char *lang, const char **emotion);
+/* Append tmpl with every {name} of vars filled in (unknown names stay). */
+void cc_texts_fill(struct cc_buf *b, const char *tmpl, const struct cc_var *vars);
+/* The {year} {month} ... {weekday_long} {month_name} vars of a local time. */
+struct cc_date_vars {
+	char year[12], month[12], month2[12], day[12], day2[12];
+	char hour[12], hour2[12], hour12[12], minute2[12];
+	char ampm[32], weekday[32], weekday_long[48];
+	char month_name[48], month_name_short[32];
+	struct cc_var vars[20];
+};
+void cc_texts_date_vars(const struct cc_texts *t, const char *lang, time_t when,
+	struct cc_date_vars *d);
+/* Append `when` written as the text `key` ("datetime", "time") says. */
+void cc_texts_format_time(const struct cc_texts *t, const char *key,
+	const char *lang, time_t when, struct cc_buf *b);
+
+/* ---- composed answers (cc_answer.c) ---- */
+
+struct cc_answerer {
+	const struct cc_texts *texts;
+	time_t now;			/* CC_NOW or the clock */
+	long window;			/* the session memory window, seconds */
+	double general_min_score;	/* weaker passages do not answer */
+};
+
+struct cc_answer {
+	struct cc_buf text;		/* with its emotion tag first */
+	const char *emotion;		/* helpful, excited, apologetic */
+	double confidence;
+	const char *sources[4];		/* knowledge_base, web_search, ... */
+	int nsources;
+	jv passages;			/* ids of the passages quoted */
+	int events;			/* events listed */
+	char agent_name[48];
+	char language[4];
+	long long turn;			/* the session turn, or -1 */
+};
+
+void cc_answer_init(struct cc_answer *a);
+void cc_answer_release(struct cc_answer *a);
+/*
+ * Compose the answer for a routed record (route, retrieval, events);
+ * store (may be NULL) gives the session's turns to a memory question.
+ * Returns -1 when the record has no route or query.
+ */
+int cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
+	struct cc_session *store, struct cc_answer *a);
 
 #endif

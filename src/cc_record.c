@@ -166,8 +166,14 @@ bad_line(struct run *r, const char *code, const char *message,
     const char *raw, size_t len)
 {
 	struct cc_jw w;
-	jv input = jv_string_sized(raw, (int)len);	/* replaces bad UTF-8 */
+	jv input;
 
+	if (r->stage->render) {	/* only answers are written: say it on stderr */
+		cc_warn("line %lu: %s", r->rec.line, message);
+		r->status = CC_EXIT_DATA;
+		return;
+	}
+	input = jv_string_sized(raw, (int)len);	/* replaces bad UTF-8 */
 	cc_jw_init(&w, &r->out);
 	cc_jw_object(&w);
 	cc_jw_key(&w, "error");
@@ -260,16 +266,22 @@ process_line(struct run *r, const char *raw, size_t len)
 	cc_jw_init(&w, &r->value);
 	switch (r->stage->process(r->stage->ctx, rec, &w)) {
 	case CC_RECORD_SET:
-		put_with(r, r->stage->key);
+		if (r->stage->render)
+			r->stage->render(r->stage->ctx, r->value.data, r->value.len,
+			    &r->out);
+		else
+			put_with(r, r->stage->key);
 		break;
 	case CC_RECORD_FAIL:
 		r->value.len = 0;
 		cc_jw_init(&w, &r->value);
 		write_error(&w, r, rec->fail_code, rec->fail_message);
-		put_with(r, "error");
+		if (!r->stage->render)
+			put_with(r, "error");
 		break;
 	default:
-		put_unchanged(r);
+		if (!r->stage->render)
+			put_unchanged(r);
 	}
 }
 
@@ -313,7 +325,8 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 			jv_free(r.rec.held);
 			r.rec.held = jv_array();
 		}
-		cc_buf_add(&r.out, "\n", 1);
+		if (r.out.len || !stage->render)
+			cc_buf_add(&r.out, "\n", 1);
 		if (fwrite(r.out.data, 1, r.out.len, out) != r.out.len ||
 		    (flush && fflush(out) != 0))
 			break;

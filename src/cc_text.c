@@ -279,3 +279,29 @@ cc_text_fold(const char *s, size_t len, size_t *outlen, int flags)
 		*outlen = o;
 	return out;
 }
+
+void
+cc_text_excerpt(const char *s, size_t max_chars, char *out, size_t outlen)
+{
+	size_t i = 0, o = 0, len = strlen(s), chars = 0;
+
+	while (i < len && chars < max_chars) {
+		size_t at = i;
+
+		cc_utf8_next(s, len, &i);
+		if (o + (i - at) + 4 >= outlen)
+			break;
+		if (s[at] == '\n' || s[at] == '\r' || s[at] == '\t')
+			out[o++] = ' ';
+		else {
+			memcpy(out + o, s + at, i - at);
+			o += i - at;
+		}
+		chars++;
+	}
+	if (i < len && o + 4 <= outlen) {
+		memcpy(out + o, "\xe2\x80\xa6", 3);	/* … */
+		o += 3;
+	}
+	out[o] = '\0';
+}
