@@ -702,4 +702,247 @@ void cc_answer_release(struct cc_answer *a);
 int cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	struct cc_session *store, struct cc_answer *a);
 
+/* ---- local dates in CC_TZ (cc_time.c) ---- */
+
+/*
+ * Dates that people mean ("tomorrow", "next week") are local dates in one
+ * IANA time zone, CC_TZ.  The library computes them with the C library's
+ * tz database: cc_tz_use() puts the zone in TZ for the whole process, so
+ * call it once at start-up, before anything reads local time.  Date
+ * arithmetic itself (cc_date_add, weekdays, month lengths) is pure
+ * proleptic Gregorian and never consults the zone.
+ */
+int cc_tz_use(const char *name);	/* 0, or -1 for an unknown zone */
+
+struct cc_date {
+	int year, month, day;		/* month 1-12, day 1-31 */
+};
+/* The local date of t in the zone set by cc_tz_use(). */
+struct cc_date cc_date_of(time_t t);
+/* ISO weekday: 1 Monday ... 7 Sunday. */
+int cc_date_weekday(struct cc_date d);
+struct cc_date cc_date_add(struct cc_date d, int days);
+/* Days from a to b (b - a). */
+long cc_date_diff(struct cc_date a, struct cc_date b);
+int cc_date_cmp(struct cc_date a, struct cc_date b);
+int cc_days_in_month(int year, int month);
+/*
+ * The instant a local wall-clock time begins: cc_date_start() is local
+ * midnight (or the first instant of the day where a DST change skips
+ * midnight); cc_local_time() any hour and minute of the date.
+ */
+time_t cc_date_start(struct cc_date d);
+time_t cc_local_time(struct cc_date d, int hour, int minute);
+/* t as local ISO 8601 with offset: "2025-01-15T10:00:00+09:00". */
+#define CC_TIME_ISO_MAX 32
+void cc_time_format(time_t t, char out[CC_TIME_ISO_MAX]);
+
+/* ---- time expressions (cc_time.c; cc-event(1) lists them) ---- */
+
+/*
+ * The range a question asks about.  spec is the specification's four-value
+ * TimeRange ("today", "thisWeek", "nextWeek", "thisMonth"): the smallest of
+ * the four that contains the asked range, "thisWeek" when no time is named
+ * or the range is open ("the next event"), NULL when none contains it (next
+ * month).  kind says the range precisely (the names of
+ * ../shared/eval/README.md section 4): one of the four above, or
+ * tomorrow, dayAfterTomorrow, yesterday, thisWeekend, nextWeekend,
+ * weekAfterNext, lastWeek, nextMonth, month, thisYear, weekday, date,
+ * nextNDays, range, nextUpcoming.  Weeks are ISO weeks, Monday to Sunday.
+ */
+struct cc_time_range {
+	const char *spec;		/* static string or NULL */
+	const char *kind;		/* static string */
+	time_t start;			/* inclusive */
+	time_t end;			/* exclusive; 0 when open */
+	int open;			/* nextUpcoming: from start, no end */
+	int implicit;			/* no time named: the spec's default */
+	struct cc_date first, last;	/* the local dates covered, inclusive */
+	int weekday;			/* kind weekday: 1 Monday ... 7 Sunday */
+	int days;			/* kind nextNDays */
+	int month_year, month;		/* kind month */
+	const char *part_of_day;	/* "morning", "afternoon", "evening",
+					   "night" or NULL */
+	char title[128];		/* nextUpcoming: the event asked for */
+	char expression[128];		/* the words that decided (folded) */
+};
+
+/*
+ * Read the time range asked in UTF-8 text q[0..len), relative to `now`,
+ * in the zone set by cc_tz_use().  Never fails: with no time named the
+ * result is this week, implicit.
+ */
+void cc_time_extract(const char *q, size_t len, time_t now,
+	struct cc_time_range *r);
+/* ISO weekday 1-7 to "monday" ... "sunday". */
+const char *cc_weekday_name(int weekday);
+
+/* ---- HTTP client (cc_http.c) ---- */
+
+/*
+ * A small libcurl client for every program that talks to the outside
+ * (iCalendar URLs and connpass now; web search and an LLM later).
+ * Contract:
+ *   - libcurl is initialised once, on first use; cc_http_cleanup() at exit.
+ *   - Connect and total timeouts always apply; the body is capped at
+ *     max_bytes (after decompression); only http and https, TLS
+ *     verification on; redirects only when asked, never with secret
+ *     headers.
+ *   - A status other than 2xx (or 304 on revalidation) is a failure.
+ *   - Headers may hold secrets (API keys from the environment): they are
+ *     sent, never logged, never cached, never put in messages.  Messages
+ *     name a URL only as scheme://host/... (cc_http_redact).
+ *   - GET answers are cached on disk under cc_http_cache_dir() when a
+ *     cache_key is given: a copy younger than max_age seconds is used
+ *     without asking; an older one is revalidated with If-None-Match /
+ *     If-Modified-Since (304 keeps it); when the fetch fails, the stale
+ *     copy is still returned, marked stale, with the error set.
+ *   - Requests with the same rate_key are spaced at least min_interval_ms
+ *     apart, across processes (a lock file in the cache directory).
+ */
+struct cc_http_request {
+	const char *url;
+	const char *const *headers;	/* "Name: value", NULL-terminated */
+	int secret_headers;		/* headers hold a key: no redirects */
+	const char *body;		/* POST body, or NULL for GET */
+	size_t body_len;
+	long connect_timeout_ms;	/* 0: 5000 */
+	long timeout_ms;		/* 0: 15000 */
+	size_t max_bytes;		/* 0: 8 MiB */
+	int follow_redirects;		/* up to 5, http(s) only */
+	const char *cache_key;		/* NULL: no cache; never a secret */
+	long max_age;			/* seconds a cached copy is fresh */
+	const char *rate_key;		/* NULL: no spacing */
+	long min_interval_ms;
+};
+
+struct cc_http_response {
+	long status;			/* HTTP status of the last answer, 0: none */
+	struct cc_buf body;		/* the body used (fresh, cached or stale) */
+	int from_cache;			/* body came from the cache (fresh or 304) */
+	int stale;			/* body is a stale copy kept after a failure */
+	const char *error_code;		/* NULL on success; "timeout", "connect",
+					   "network", "http_status",
+					   "rate_limited", "too_large" */
+	char error[256];		/* what failed, safe to show */
+};
+
+/* Fetch; 0 on success, -1 with res->error_code set (res->body may still
+ * hold a stale copy).  Release res with cc_http_response_release(). */
+int cc_http_fetch(const struct cc_http_request *req, struct cc_http_response *res);
+void cc_http_response_release(struct cc_http_response *res);
+void cc_http_cleanup(void);
+/* CC_CACHE_DIR, else $XDG_CACHE_HOME/concierge, else ~/.cache/concierge
+ * (fresh string). */
+char *cc_http_cache_dir(void);
+/* "https://host/..." for messages (fresh string). */
+char *cc_http_redact(const char *url);
+/* Append s percent-encoded for a URL query. */
+void cc_http_urlencode(struct cc_buf *b, const char *s);
+
+/* ---- iCalendar (cc_ics.c) ---- */
+
+/*
+ * One occurrence of an event, as cc_ics_expand() and the connpass client
+ * produce them.  Strings belong to the source (the calendar) and live as
+ * long as it does.
+ */
+struct cc_event {
+	time_t start, end;		/* end == start when no end was given */
+	int all_day;
+	int has_end;
+	const char *title, *description, *location, *url;
+	const char *source;		/* the source's name */
+	unsigned order;			/* the source's position, for ties */
+};
+
+struct cc_event_list {
+	struct cc_event *v;
+	size_t n, cap;
+};
+void cc_event_list_add(struct cc_event_list *l, const struct cc_event *e);
+void cc_event_list_release(struct cc_event_list *l);
+/* Sort chronologically and drop duplicates (same folded title and start
+ * time; the first source wins and lends missing fields). */
+void cc_event_list_finish(struct cc_event_list *l);
+
+/*
+ * Limits that keep hostile calendars from hanging or exhausting memory:
+ * a file larger than max_bytes, nested deeper than max_depth or with
+ * more than max_events events is refused; one expansion stops after
+ * max_occurrences occurrences or max_steps recurrence steps (and says
+ * so).
+ */
+struct cc_ics_limits {
+	size_t max_bytes;		/* 0: 8 MiB */
+	int max_depth;			/* 0: 16 */
+	size_t max_events;		/* 0: 50000 VEVENTs */
+	size_t max_occurrences;		/* 0: 10000 */
+	size_t max_steps;		/* 0: 200000 */
+};
+
+struct cc_ics;			/* a parsed calendar */
+
+/*
+ * Parse iCalendar text (RFC 5545).  `name` labels its events.  Returns
+ * NULL with a message in err when the text is not a calendar or breaks a
+ * limit.  Times without a zone (floating, all-day) are local to CC_TZ.
+ */
+struct cc_ics *cc_ics_parse(const char *text, size_t len, const char *name,
+	const struct cc_ics_limits *lim, char *err, size_t errlen);
+/* Read and parse a file; NULL with err set (errno kept for open errors). */
+struct cc_ics *cc_ics_load(const char *path, const char *name,
+	const struct cc_ics_limits *lim, char *err, size_t errlen);
+/*
+ * Append the occurrences overlapping [start, end) to out: RRULE (bounded
+ * to the range), RDATE, EXDATE, EXRULE, RECURRENCE-ID overrides, and
+ * STATUS:CANCELLED removed.  With end == 0, the first `upcoming`
+ * occurrences from start on (within a year).  Returns 0, or -1 when a
+ * limit stopped the expansion (err says which; what was found is kept).
+ */
+int cc_ics_expand(struct cc_ics *cal, time_t start, time_t end,
+	size_t upcoming, struct cc_event_list *out, char *err, size_t errlen);
+/* Events (masters and overrides) in the calendar. */
+size_t cc_ics_count(const struct cc_ics *cal);
+void cc_ics_free(struct cc_ics *cal);
+/* Free libical's time-zone cache (at exit, for leak checkers). */
+void cc_ics_cleanup(void);
+
+/* ---- event sources and the events value (cc_event.c, cc-event(1)) ---- */
+
+/*
+ * The calendars a program answers from: iCalendar files and URLs and the
+ * connpass API, configured from the domain's events.conf and options.
+ * Each source that fails is reported in the record's events.errors; the
+ * others still answer.
+ */
+struct cc_event_sources;
+
+struct cc_event_options {
+	const char *const *ics;		/* --ics FILE|URL...; NULL: events.conf */
+	size_t nics;
+	int connpass;			/* --connpass */
+	long timeout_ms;		/* network total timeout; 0: 15000 */
+	size_t upcoming;		/* items for an open range; 0: 3 */
+	size_t max_items;		/* items per record; 0: 50 */
+};
+
+/*
+ * Set up the sources: reads <datadir>/<domain>/events.conf, loads local
+ * calendars (URLs and connpass are fetched on first use).  Dies with
+ * CC_EXIT_USAGE on a configuration error (an unreadable file, connpass
+ * without CC_CONNPASS_API_KEY).
+ */
+struct cc_event_sources *cc_event_sources_new(const struct cc_config *cfg,
+	const struct cc_event_options *opt);
+void cc_event_sources_free(struct cc_event_sources *s);
+/*
+ * Write the events object for range r: {time_range, kind, ..., start, end,
+ * timezone, expression, items, sources, errors}.  Returns 1 when a
+ * network source failed for this record, 2 when a calendar file is bad,
+ * else 0.
+ */
+int cc_event_write(struct cc_event_sources *s, const struct cc_time_range *r,
+	struct cc_jw *out);
+
 #endif

@@ -1,0 +1,805 @@
+/*
+ * Event sources and the `events` value of a record (cc-event(1)).
+ *
+ * Sources are iCalendar files (parsed once at start), iCalendar URLs
+ * (fetched on first use through cc_http's cache, refreshed when the copy
+ * is older than its max age) and the connpass API (one request per asked
+ * range, cached).  A record's answer depends only on its range, so the
+ * finished items/sources/errors text is kept per range: a stream of
+ * questions about "this week" expands the calendars once.  A failing
+ * source is remembered for a minute, so a dead server costs one timeout,
+ * not one per record.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cc.h"
+
+enum src_type { SRC_FILE, SRC_URL, SRC_CONNPASS };
+
+struct source {
+	enum src_type type;
+	char *where;		/* path or URL */
+	char *name;		/* shown in items and errors */
+	struct cc_ics *cal;
+	time_t loaded;		/* URL: when the copy was (re)checked */
+	time_t failed_at;	/* URL: the last failure, retried later */
+	const char *err_code;
+	char err[256];
+	int stale;
+};
+
+#define RANGE_CACHE 16
+#define RETRY_AFTER 60		/* seconds before a failed source is asked again */
+
+struct range_entry {
+	time_t start, end;
+	int open;
+	char title[128];
+	struct cc_buf items, sources, errors;	/* JSON arrays */
+	int flags;
+	time_t made, ttl;	/* real clock; ttl 0: forever */
+	unsigned long used;
+};
+
+struct cc_event_sources {
+	char *tz;
+	struct source *src;
+	size_t n;
+	char **keywords;
+	size_t nkw;
+	char *prefecture;
+	const char *api_key;	/* from the environment; never printed */
+	char *connpass_url;
+	long timeout_ms, url_max_age, connpass_max_age;
+	size_t upcoming, max_items;
+	struct cc_ics_limits lim;
+	struct range_entry cache[RANGE_CACHE];
+	unsigned long tick;
+};
+
+/* ---- configuration ---- */
+
+static int
+is_url(const char *s)
+{
+	return strncmp(s, "http://", 7) == 0 || strncmp(s, "https://", 8) == 0 ||
+	    strncmp(s, "webcal://", 9) == 0;
+}
+
+static char *
+host_of(const char *url)
+{
+	char *r = cc_http_redact(url), *p = strstr(r, "://"), *e;
+
+	if (!p)
+		return r;
+	memmove(r, p + 3, strlen(p + 3) + 1);
+	if ((e = strchr(r, '/')))
+		*e = '\0';
+	return r;
+}
+
+static void
+add_source(struct cc_event_sources *s, enum src_type type, const char *where,
+    const char *name)
+{
+	struct source *x;
+
+	s->src = cc_xrealloc(s->src, (s->n + 1) * sizeof *s->src);
+	x = &s->src[s->n++];
+	*x = (struct source){ .type = type };
+	if (type == SRC_URL && strncmp(where, "webcal://", 9) == 0) {
+		size_t n = strlen(where) + 2;
+
+		x->where = cc_xmalloc(n);
+		snprintf(x->where, n, "https://%s", where + 9);
+	} else {
+		x->where = cc_xstrdup(where);
+	}
+	if (name) {
+		x->name = cc_xstrdup(name);
+	} else if (type == SRC_URL) {
+		x->name = host_of(x->where);
+	} else {
+		const char *b = strrchr(where, '/');
+
+		x->name = cc_xstrdup(b ? b + 1 : where);
+	}
+}
+
+static void
+add_calendar(struct cc_event_sources *s, const struct cc_config *cfg,
+    const char *value, int from_conf)
+{
+	if (is_url(value)) {
+		add_source(s, SRC_URL, value, NULL);
+	} else if (from_conf && value[0] != '/') {
+		char *p = cc_config_domain_path(cfg, value);
+
+		add_source(s, SRC_FILE, p, NULL);
+		free(p);
+	} else {
+		add_source(s, SRC_FILE, value, NULL);
+	}
+}
+
+static char *
+trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+/* events.conf: "key = value" lines; # comments; see cc-event(1). */
+static void
+read_conf(struct cc_event_sources *s, const struct cc_config *cfg, int use_calendars)
+{
+	char *path = cc_config_domain_path(cfg, "events.conf"), *line = NULL;
+	size_t cap = 0;
+	unsigned long n = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		if (errno != ENOENT)
+			cc_die(CC_EXIT_USAGE, "cannot open '%s': %s", path, strerror(errno));
+		free(path);
+		return;
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		char *eq, *key, *val, *t = trim(line);
+
+		n++;
+		if (!*t || *t == '#')
+			continue;
+		if (!(eq = strchr(t, '=')))
+			cc_die(CC_EXIT_USAGE, "%s:%lu: expected 'key = value'", path, n);
+		*eq = '\0';
+		key = trim(t);
+		val = trim(eq + 1);
+		if (strcmp(key, "calendar") == 0) {
+			if (use_calendars)
+				add_calendar(s, cfg, val, 1);
+		} else if (strcmp(key, "connpass_keyword") == 0) {
+			s->keywords = cc_xrealloc(s->keywords, (s->nkw + 1) * sizeof *s->keywords);
+			s->keywords[s->nkw++] = cc_xstrdup(val);
+		} else if (strcmp(key, "connpass_prefecture") == 0) {
+			free(s->prefecture);
+			s->prefecture = cc_xstrdup(val);
+		} else if (strcmp(key, "url_max_age") == 0) {
+			s->url_max_age = strtol(val, NULL, 10);
+		} else if (strcmp(key, "connpass_max_age") == 0) {
+			s->connpass_max_age = strtol(val, NULL, 10);
+		} else {
+			cc_die(CC_EXIT_USAGE, "%s:%lu: unknown key '%s'", path, n, key);
+		}
+	}
+	free(line);
+	fclose(f);
+	free(path);
+}
+
+struct cc_event_sources *
+cc_event_sources_new(const struct cc_config *cfg, const struct cc_event_options *opt)
+{
+	struct cc_event_sources *s = calloc(1, sizeof *s);
+	const char *cu = getenv("CC_CONNPASS_URL");
+
+	if (!s)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	s->tz = cc_xstrdup(cfg->tz);
+	s->timeout_ms = opt->timeout_ms ? opt->timeout_ms : 15000;
+	s->upcoming = opt->upcoming ? opt->upcoming : 3;
+	s->max_items = opt->max_items ? opt->max_items : 50;
+	s->url_max_age = 300;
+	s->connpass_max_age = 600;
+	read_conf(s, cfg, opt->nics == 0);
+	for (size_t i = 0; i < opt->nics; i++)
+		add_calendar(s, cfg, opt->ics[i], 0);
+	if (opt->connpass) {
+		s->api_key = getenv("CC_CONNPASS_API_KEY");
+		if (!s->api_key || !*s->api_key)
+			cc_die(CC_EXIT_USAGE, "--connpass needs the API key in "
+			    "CC_CONNPASS_API_KEY");
+		s->connpass_url = cc_xstrdup(cu && *cu ? cu :
+		    "https://connpass.com/api/v2/events/");
+		add_source(s, SRC_CONNPASS, s->connpass_url, "connpass");
+	}
+	/* local calendars are read now: a missing file is a usage error */
+	for (size_t i = 0; i < s->n; i++) {
+		struct source *x = &s->src[i];
+		char err[256];
+
+		if (x->type != SRC_FILE)
+			continue;
+		x->cal = cc_ics_load(x->where, x->name, &s->lim, err, sizeof err);
+		if (!x->cal)
+			cc_die(CC_EXIT_USAGE, "cannot read calendar '%s': %s", x->where, err);
+	}
+	return s;
+}
+
+void
+cc_event_sources_free(struct cc_event_sources *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		cc_ics_free(s->src[i].cal);
+		free(s->src[i].where);
+		free(s->src[i].name);
+	}
+	free(s->src);
+	for (size_t i = 0; i < s->nkw; i++)
+		free(s->keywords[i]);
+	free(s->keywords);
+	free(s->prefecture);
+	free(s->connpass_url);
+	free(s->tz);
+	for (int i = 0; i < RANGE_CACHE; i++) {
+		cc_buf_release(&s->cache[i].items);
+		cc_buf_release(&s->cache[i].sources);
+		cc_buf_release(&s->cache[i].errors);
+	}
+	free(s);
+	cc_ics_cleanup();
+	cc_http_cleanup();
+}
+
+/* ---- errors and sources, as JSON ---- */
+
+static void
+add_error(struct cc_jw *w, const char *source, const char *code, const char *msg,
+    int stale)
+{
+	cc_jw_object(w);
+	cc_jw_key(w, "source");
+	cc_jw_cstr(w, source);
+	cc_jw_key(w, "code");
+	cc_jw_cstr(w, code);
+	cc_jw_key(w, "message");
+	cc_jw_cstr(w, msg);
+	if (stale) {
+		cc_jw_key(w, "stale");
+		cc_jw_bool(w, 1);
+	}
+	cc_jw_end(w);
+}
+
+static void
+add_answered(struct cc_jw *w, const char *name, const char *type, size_t n,
+    int cached)
+{
+	cc_jw_object(w);
+	cc_jw_key(w, "name");
+	cc_jw_cstr(w, name);
+	cc_jw_key(w, "type");
+	cc_jw_cstr(w, type);
+	cc_jw_key(w, "items");
+	cc_jw_num(w, (double)n);
+	if (cached) {
+		cc_jw_key(w, "cached");
+		cc_jw_bool(w, 1);
+	}
+	cc_jw_end(w);
+}
+
+/* ---- iCalendar URLs ---- */
+
+static void
+load_url(struct cc_event_sources *s, struct source *x)
+{
+	time_t now = time(NULL);
+	struct cc_http_request req = {
+		.url = x->where, .timeout_ms = s->timeout_ms,
+		.connect_timeout_ms = s->timeout_ms < 5000 ? s->timeout_ms : 5000,
+		.max_bytes = 16u << 20, .follow_redirects = 1,
+		.cache_key = x->where, .max_age = s->url_max_age,
+	};
+	struct cc_http_response res;
+	char err[200];
+	struct cc_ics *cal;
+
+	if (x->cal && now - x->loaded < s->url_max_age && now >= x->loaded)
+		return;
+	if (x->err_code && now - x->failed_at < RETRY_AFTER && now >= x->failed_at)
+		return;
+	x->err_code = NULL;
+	x->stale = 0;
+	if (cc_http_fetch(&req, &res) < 0) {
+		x->err_code = res.error_code;
+		snprintf(x->err, sizeof x->err, "%s", res.error);
+		x->failed_at = now;
+		x->stale = res.stale;
+		if (!res.stale) {
+			cc_http_response_release(&res);
+			return;
+		}
+	}
+	cal = cc_ics_parse(res.body.data, res.body.len, x->name, &s->lim, err, sizeof err);
+	cc_http_response_release(&res);
+	if (!cal) {
+		char *h = cc_http_redact(x->where);
+
+		x->err_code = "bad_calendar";
+		snprintf(x->err, sizeof x->err, "%s: %s", h, err);
+		x->failed_at = now;
+		free(h);
+		return;	/* keep the last good copy, if any */
+	}
+	cc_ics_free(x->cal);
+	x->cal = cal;
+	x->loaded = now;
+}
+
+/* ---- connpass ---- */
+
+/* Strings of connpass events, alive while one record is written. */
+struct pool {
+	char **v;
+	size_t n;
+};
+
+static const char *
+pool_add(struct pool *p, char *s)
+{
+	p->v = cc_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
+	return p->v[p->n++] = s;
+}
+
+static void
+pool_release(struct pool *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+}
+
+static const char *
+str_member(jv o, const char *k)
+{
+	jv v = jv_object_get(jv_copy(o), jv_string(k));
+	const char *s = NULL;
+
+	if (jv_get_kind(v) == JV_KIND_STRING && jv_string_length_bytes(jv_copy(v)) > 0)
+		s = jv_string_value(v);
+	jv_free(v);	/* o still holds the string */
+	return s;
+}
+
+/* connpass descriptions are HTML: keep the text, at most max bytes. */
+static char *
+strip_html(const char *s, size_t max)
+{
+	struct cc_buf b = {0};
+	int in_tag = 0, space = 0;
+
+	for (; *s && b.len < max; s++) {
+		if (*s == '<') {
+			in_tag = 1;
+			continue;
+		}
+		if (in_tag) {
+			in_tag = *s != '>';
+			space = 1;
+			continue;
+		}
+		if (*s == '\n' || *s == '\r' || *s == '\t' || *s == ' ') {
+			space = 1;
+			continue;
+		}
+		if (space && b.len)
+			cc_buf_add(&b, " ", 1);
+		space = 0;
+		cc_buf_add(&b, s, 1);
+	}
+	while (b.len > 0 && ((unsigned char)b.data[b.len - 1] & 0xC0) == 0x80)
+		b.len--;
+	if (b.len > 0 && ((unsigned char)b.data[b.len - 1] & 0xC0) == 0xC0)
+		b.len--;
+	if (!b.data)
+		return NULL;
+	b.data[b.len] = '\0';
+	return b.data;
+}
+
+static void
+ymd(struct cc_buf *b, struct cc_date d, int with_day)
+{
+	char t[16];
+
+	snprintf(t, sizeof t, with_day ? "%04d%02d%02d" : "%04d%02d", d.year,
+	    d.month, d.day);
+	cc_buf_add(b, t, strlen(t));
+}
+
+static void
+connpass_url(const struct cc_event_sources *s, const struct cc_time_range *r,
+    struct cc_buf *u)
+{
+	struct cc_date f = r->first, l = r->last;
+
+	cc_buf_add(u, s->connpass_url, strlen(s->connpass_url));
+	cc_buf_add(u, strchr(s->connpass_url, '?') ? "&" : "?", 1);
+	cc_buf_add(u, "count=100&order=2", 17);
+	for (size_t i = 0; i < s->nkw; i++) {
+		cc_buf_add(u, "&keyword_or=", 12);
+		cc_http_urlencode(u, s->keywords[i]);
+	}
+	if (s->prefecture) {
+		cc_buf_add(u, "&prefecture=", 12);
+		cc_http_urlencode(u, s->prefecture);
+	}
+	if (r->open)
+		l = cc_date_add(f, 92);
+	if (!r->open && cc_date_diff(f, l) < 31) {
+		cc_buf_add(u, "&ymd=", 5);
+		for (struct cc_date d = f; cc_date_cmp(d, l) <= 0; d = cc_date_add(d, 1)) {
+			if (cc_date_cmp(d, f) > 0)
+				cc_buf_add(u, "%2C", 3);
+			ymd(u, d, 1);
+		}
+	} else {
+		struct cc_date m = { f.year, f.month, 1 };
+		int k = 0;
+
+		cc_buf_add(u, "&ym=", 4);
+		for (; k < 13 && (m.year < l.year || (m.year == l.year && m.month <= l.month)); k++) {
+			if (k)
+				cc_buf_add(u, "%2C", 3);
+			ymd(u, m, 0);
+			m = cc_date_add((struct cc_date){ m.year, m.month,
+			    cc_days_in_month(m.year, m.month) }, 1);
+		}
+	}
+}
+
+/* Fetch and add connpass events for r; 0, or -1 with err set. */
+static int
+connpass_events(struct cc_event_sources *s, struct source *x,
+    const struct cc_time_range *r, time_t range_end, struct cc_event_list *out,
+    struct pool *pool, int *cached, int *stale, const char **code, char *err,
+    size_t errlen)
+{
+	struct cc_buf url = {0}, key = {0};
+	const char *headers[3] = { NULL, "Accept: application/json", NULL };
+	struct cc_http_response res;
+	jv doc, evs;
+	int rc = 0;
+
+	connpass_url(s, r, &url);
+	cc_buf_add(&key, "X-API-Key: ", 11);
+	cc_buf_add(&key, s->api_key, strlen(s->api_key));
+	headers[0] = key.data;
+	{
+		struct cc_http_request req = {
+			.url = url.data, .headers = headers, .secret_headers = 1,
+			.timeout_ms = s->timeout_ms,
+			.connect_timeout_ms = s->timeout_ms < 5000 ? s->timeout_ms : 5000,
+			.max_bytes = 4u << 20, .cache_key = url.data,
+			.max_age = s->connpass_max_age,
+			.rate_key = "connpass", .min_interval_ms = 1000,
+		};
+
+		if (cc_http_fetch(&req, &res) < 0) {
+			*code = res.error_code;
+			snprintf(err, errlen, "%s", res.error);
+			rc = -1;
+		}
+	}
+	/* the key leaves memory with the request */
+	memset(key.data, 0, key.len);
+	cc_buf_release(&key);
+	cc_buf_release(&url);
+	*cached = res.from_cache;
+	*stale = res.stale;
+	if (rc < 0 && !res.stale) {
+		cc_http_response_release(&res);
+		return -1;
+	}
+	doc = jv_parse_sized(res.body.data, (int)res.body.len);
+	cc_http_response_release(&res);
+	if (jv_get_kind(doc) != JV_KIND_OBJECT ||
+	    jv_get_kind(evs = jv_object_get(jv_copy(doc), jv_string("events"))) !=
+	    JV_KIND_ARRAY) {
+		if (jv_get_kind(doc) == JV_KIND_OBJECT)
+			jv_free(evs);
+		jv_free(doc);
+		*code = "bad_response";
+		snprintf(err, errlen, "%s: the answer is not connpass event JSON", x->name);
+		return -1;
+	}
+	jv_array_foreach(evs, i, e) {
+		struct cc_event ev = { .source = x->name };
+		const char *t, *st, *en, *place, *addr, *c;
+		time_t a, b;
+
+		if (jv_get_kind(e) != JV_KIND_OBJECT ||
+		    !(t = str_member(e, "title")) || !(st = str_member(e, "started_at")) ||
+		    cc_time_parse_iso8601(st, &a) < 0) {
+			jv_free(e);
+			continue;
+		}
+		en = str_member(e, "ended_at");
+		if (!en || cc_time_parse_iso8601(en, &b) < 0 || b < a)
+			b = a;
+		else
+			ev.has_end = 1;
+		if (r->open ? a < r->start : (b <= r->start && !(a == b && a == r->start))) {
+			jv_free(e);
+			continue;
+		}
+		if (a >= range_end) {
+			jv_free(e);
+			continue;
+		}
+		ev.start = a;
+		ev.end = b;
+		ev.title = pool_add(pool, strip_html(t, 500));
+		if ((c = str_member(e, "catch")))
+			ev.description = pool_add(pool, strip_html(c, 500));
+		else if ((c = str_member(e, "description")))
+			ev.description = pool_add(pool, strip_html(c, 500));
+		place = str_member(e, "place");
+		addr = str_member(e, "address");
+		if (place || addr) {
+			size_t n = (place ? strlen(place) : 0) + (addr ? strlen(addr) : 0) + 3;
+			char *loc = cc_xmalloc(n);
+
+			snprintf(loc, n, "%s%s%s", place ? place : "",
+			    place && addr ? ", " : "", addr ? addr : "");
+			ev.location = pool_add(pool, strip_html(loc, 500));
+			free(loc);
+		}
+		if ((c = str_member(e, "url")))
+			ev.url = pool_add(pool, strip_html(c, 1000));
+		if (ev.title)
+			cc_event_list_add(out, &ev);
+		jv_free(e);
+	}
+	jv_free(evs);
+	jv_free(doc);
+	return rc;
+}
+
+/* ---- the value ---- */
+
+/* Write JSON text that is already a value (the writer places commas). */
+static void
+jw_raw(struct cc_jw *w, const char *text, size_t n)
+{
+	cc_jw_null(w);
+	w->b->len -= 4;
+	cc_buf_add(w->b, text, n);
+}
+
+static void
+write_item(struct cc_jw *w, const struct cc_event *e)
+{
+	char t[CC_TIME_ISO_MAX];
+
+	cc_jw_object(w);
+	cc_jw_key(w, "title");
+	cc_jw_cstr(w, e->title);
+	cc_jw_key(w, "start");
+	cc_time_format(e->start, t);
+	cc_jw_cstr(w, t);
+	cc_jw_key(w, "end");
+	if (e->has_end) {
+		cc_time_format(e->end, t);
+		cc_jw_cstr(w, t);
+	} else {
+		cc_jw_null(w);
+	}
+	cc_jw_key(w, "all_day");
+	cc_jw_bool(w, e->all_day);
+	cc_jw_key(w, "description");
+	cc_jw_cstr(w, e->description);
+	cc_jw_key(w, "location");
+	cc_jw_cstr(w, e->location);
+	cc_jw_key(w, "url");
+	cc_jw_cstr(w, e->url);
+	cc_jw_key(w, "source");
+	cc_jw_cstr(w, e->source);
+	cc_jw_end(w);
+}
+
+/* The title asked for (次のもくもく会) appears in the event's title. */
+static int
+title_matches(const struct cc_event *e, const char *want)
+{
+	char *t, *f;
+	int hit;
+
+	if (!e->title)
+		return 0;
+	t = cc_text_fold(e->title, strlen(e->title), NULL, 0);
+	f = cc_text_fold(want, strlen(want), NULL, 0);
+	hit = strstr(t, f) != NULL;
+	free(t);
+	free(f);
+	return hit;
+}
+
+/* Build the items, sources and errors arrays for range r. */
+static int
+build(struct cc_event_sources *s, const struct cc_time_range *r,
+    struct range_entry *out, int *network)
+{
+	struct cc_event_list list = {0};
+	struct cc_jw ws, we, wi;
+	struct pool pool = {0};
+	time_t range_end = r->open ? r->start + 366L * 86400 : r->end;
+	size_t limit = r->open ? s->upcoming : s->max_items, shown = 0;
+	int flags = 0;
+	char err[256];
+
+	*network = 0;
+	out->items.len = out->sources.len = out->errors.len = 0;
+	cc_jw_init(&ws, &out->sources);
+	cc_jw_init(&we, &out->errors);
+	cc_jw_array(&ws);
+	cc_jw_array(&we);
+	for (size_t i = 0; i < s->n; i++) {
+		struct source *x = &s->src[i];
+		size_t before = list.n;
+		int cached = 0, stale = 0;
+		const char *code = NULL;
+
+		if (x->type == SRC_URL) {
+			*network = 1;
+			load_url(s, x);
+			if (x->err_code) {
+				add_error(&we, x->name, x->err_code, x->err, x->stale && x->cal);
+				flags |= 1;
+			}
+		}
+		if (x->type == SRC_CONNPASS) {
+			*network = 1;
+			if (connpass_events(s, x, r, range_end, &list, &pool, &cached,
+			    &stale, &code, err, sizeof err) < 0) {
+				add_error(&we, x->name, code, err, stale);
+				flags |= 1;
+				if (!stale)
+					continue;
+			}
+		} else if (x->cal) {
+			if (cc_ics_expand(x->cal, r->start, r->open ? 0 : r->end,
+			    s->upcoming, &list, err, sizeof err) < 0) {
+				add_error(&we, x->name, "limit", err, 0);
+				flags |= 2;
+			}
+		} else {
+			continue;
+		}
+		for (size_t k = before; k < list.n; k++)
+			list.v[k].order = (unsigned)i;
+		add_answered(&ws, x->name, x->type == SRC_FILE ? "ics" :
+		    x->type == SRC_URL ? "ics-url" : "connpass", list.n - before,
+		    cached || (x->type == SRC_URL && x->stale));
+	}
+	cc_jw_end(&ws);
+	cc_jw_end(&we);
+	cc_event_list_finish(&list);
+
+	cc_jw_init(&wi, &out->items);
+	cc_jw_array(&wi);
+	for (size_t i = 0; i < list.n && shown < limit; i++) {
+		if (r->title[0] && !title_matches(&list.v[i], r->title))
+			continue;
+		write_item(&wi, &list.v[i]);
+		shown++;
+	}
+	cc_jw_end(&wi);
+	cc_event_list_release(&list);
+	pool_release(&pool);
+	return flags;
+}
+
+static struct range_entry *
+lookup(struct cc_event_sources *s, const struct cc_time_range *r, int *hit)
+{
+	struct range_entry *lru = &s->cache[0];
+	time_t now = time(NULL);
+
+	*hit = 0;
+	for (int i = 0; i < RANGE_CACHE; i++) {
+		struct range_entry *e = &s->cache[i];
+
+		if (e->used && e->start == r->start && e->end == r->end &&
+		    e->open == r->open && strcmp(e->title, r->title) == 0 &&
+		    (!e->ttl || (now >= e->made && now - e->made < e->ttl))) {
+			*hit = 1;
+			e->used = ++s->tick;
+			return e;
+		}
+		if (e->used < lru->used)
+			lru = e;
+	}
+	return lru;
+}
+
+int
+cc_event_write(struct cc_event_sources *s, const struct cc_time_range *r,
+    struct cc_jw *w)
+{
+	struct range_entry *e;
+	char t[CC_TIME_ISO_MAX];
+	int hit, network;
+
+	cc_jw_object(w);
+	cc_jw_key(w, "time_range");
+	cc_jw_cstr(w, r->spec);
+	cc_jw_key(w, "kind");
+	cc_jw_cstr(w, r->kind);
+	if (r->weekday) {
+		cc_jw_key(w, "weekday");
+		cc_jw_cstr(w, cc_weekday_name(r->weekday));
+	}
+	if (r->part_of_day) {
+		cc_jw_key(w, "part_of_day");
+		cc_jw_cstr(w, r->part_of_day);
+	}
+	if (r->days) {
+		cc_jw_key(w, "days");
+		cc_jw_num(w, r->days);
+	}
+	if (r->month && strcmp(r->kind, "month") == 0) {
+		snprintf(t, sizeof t, "%04d-%02d", r->month_year, r->month);
+		cc_jw_key(w, "month");
+		cc_jw_cstr(w, t);
+	}
+	if (r->title[0]) {
+		cc_jw_key(w, "title");
+		cc_jw_cstr(w, r->title);
+	}
+	cc_jw_key(w, "start");
+	cc_time_format(r->start, t);
+	cc_jw_cstr(w, t);
+	cc_jw_key(w, "end");
+	if (r->open) {
+		cc_jw_null(w);
+	} else {
+		cc_time_format(r->end, t);
+		cc_jw_cstr(w, t);
+	}
+	cc_jw_key(w, "timezone");
+	cc_jw_cstr(w, s->tz);
+	cc_jw_key(w, "expression");
+	cc_jw_cstr(w, r->expression[0] ? r->expression : NULL);
+
+	e = lookup(s, r, &hit);
+	if (!hit) {
+		e->flags = build(s, r, e, &network);
+		e->start = r->start;
+		e->end = r->end;
+		e->open = r->open;
+		snprintf(e->title, sizeof e->title, "%s", r->title);
+		e->made = time(NULL);
+		/* network answers age; a failure is retried after a minute */
+		e->ttl = !network ? 0 : e->flags & 1 ? RETRY_AFTER :
+		    s->url_max_age < s->connpass_max_age ? s->url_max_age :
+		    s->connpass_max_age;
+		if (network && e->ttl <= 0)
+			e->ttl = 1;
+		e->used = ++s->tick;
+	}
+	cc_jw_key(w, "items");
+	jw_raw(w, e->items.data, e->items.len);
+	cc_jw_key(w, "sources");
+	jw_raw(w, e->sources.data, e->sources.len);
+	cc_jw_key(w, "errors");
+	jw_raw(w, e->errors.data, e->errors.len);
+	cc_jw_end(w);
+	return e->flags;
+}
