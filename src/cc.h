@@ -331,6 +331,8 @@ struct cc_lang_result {
 /* Detect the reply language of UTF-8 text s[0..len). */
 void cc_lang_detect(const char *s, size_t len, struct cc_lang_result *r);
 const char *cc_lang_name(enum cc_lang lang);
+/* 1 if the lower-case word is in the detector's English word lists. */
+int cc_lang_known_word(const char *word);
 /* Write the result as the record's language_detection object. */
 void cc_lang_write(const struct cc_lang_result *r, struct cc_jw *w);
 

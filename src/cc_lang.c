@@ -411,6 +411,12 @@ cc_lang_detect(const char *s, size_t len, struct cc_lang_result *r)
 	decide(r, &sc);
 }
 
+int
+cc_lang_known_word(const char *word)
+{
+	return lookup(word) & (W_FUNCTION | W_CONTENT);
+}
+
 const char *
 cc_lang_name(enum cc_lang lang)
 {

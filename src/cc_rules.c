@@ -754,7 +754,11 @@ correct_typos(struct cc_rules *r)
 			i++;
 			continue;
 		}
-		if (i - start >= 5) {
+		char w[64];
+
+		snprintf(w, sizeof w, "%.*s", (int)(i - start), r->text + start);
+		/* a real word is not a typo: "there" is not "where" */
+		if (i - start >= 5 && i - start < sizeof w && !cc_lang_known_word(w)) {
 			for (size_t v = 0; v < r->nvocab && !exact; v++) {
 				size_t lv = r->vocab_len[v];
 
