@@ -478,15 +478,18 @@ void cc_kbdoc_file_release(struct cc_kbdoc_file *f);
 
 /*
  * The tokenizer of passages and queries: NFKC and cc_text_fold(); Latin
- * words (lower case, light English stemming, stop words dropped, Wi-Fi
- * also as wifi); Japanese runs of one script as overlapping bigrams, with
- * unigrams of Han beside them in passages (not in queries).  fn returns
- * non-zero to stop; cc_kb_tokenize returns that value.
+ * words (lower case, stop words dropped, Wi-Fi also as wifi; the index
+ * adds SQLite's Porter stemmer: tokenize='porter cc'); Japanese runs of
+ * one script as overlapping bigrams, with unigrams of Han beside them in
+ * passages, and in queries only the two ends of a kanji run
+ * (CC_KB_TOKEN_HAN_EDGE).  fn returns non-zero to stop; cc_kb_tokenize
+ * returns that value.
  */
 #define CC_KB_TOKENIZE_QUERY 1
 enum cc_kb_token_kind {
 	CC_KB_TOKEN_WORD, CC_KB_TOKEN_HAN, CC_KB_TOKEN_HIRAGANA, CC_KB_TOKEN_KATAKANA,
 	CC_KB_TOKEN_OKURIGANA,	/* hiragana right after kanji: 開いて, 料金は */
+	CC_KB_TOKEN_HAN_EDGE,	/* queries: an end of a kanji run, alone */
 };
 typedef int (*cc_kb_token_fn)(void *ctx, const char *tok, size_t len,
 	int kind, int colocated);

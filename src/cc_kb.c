@@ -32,7 +32,7 @@
 #include "cc.h"
 
 /* Bump when tokenization or the schema changes: indexes are rebuilt. */
-#define KB_FORMAT "cc-kb-2"
+#define KB_FORMAT "cc-kb-3"
 
 /* Column weights for bm25(): title, tags, body. */
 #define W_TITLE 2.0
@@ -85,7 +85,7 @@ static const char *const stopwords[] = {
 	"be", "been", "but", "by", "can", "could", "did", "do", "does", "for",
 	"from", "get", "got", "had", "has", "have", "he", "her", "here", "his",
 	"how", "i", "if", "in", "is", "it", "its", "just", "know", "let",
-	"me", "might", "my", "of", "on", "or", "our", "please", "she", "should",
+	"me", "might", "my", "not", "of", "on", "or", "our", "please", "she", "should",
 	"so", "some", "tell", "than", "that", "the", "their", "them", "then",
 	"there", "these", "they", "this", "those", "to", "us", "want", "was",
 	"we", "were", "what", "when", "where", "which", "who", "why", "will",
@@ -105,62 +105,12 @@ stopword(const char *w)
 	    sizeof *stopwords, cmp_str) != NULL;
 }
 
-static int
-ends(const char *w, size_t n, const char *suf)
-{
-	size_t k = strlen(suf);
-
-	return n >= k && memcmp(w + n - k, suf, k) == 0;
-}
-
-static int
-vowel(char c)
-{
-	return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u';
-}
-
-/*
- * A light English stemmer, applied alike to passages and queries, so that
- * hours/hour, opening/opens/open and booked/booking/book meet.  Only
- * ASCII words of letters are stemmed.  Returns the new length.
- */
-static size_t
-stem(char *w, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (w[i] < 'a' || w[i] > 'z')
-			return n;
-	if (n > 4 && ends(w, n, "ies")) {
-		n -= 2;
-		w[n - 1] = 'y';
-	} else if (ends(w, n, "sses")) {
-		n -= 2;
-	} else if (n > 3 && w[n - 1] == 's' && !ends(w, n, "ss") &&
-	    !ends(w, n, "us") && !ends(w, n, "is")) {
-		n--;
-	}
-	if (n > 5 && ends(w, n, "ing"))
-		n -= 3;
-	else if (n > 5 && ends(w, n, "ed"))
-		n -= 2;
-	else
-		goto e;
-	/* booking → book, shopping → shopp → shop */
-	if (n > 3 && w[n - 1] == w[n - 2] && !vowel(w[n - 1]) &&
-	    w[n - 1] != 'l' && w[n - 1] != 's')
-		n--;
-e:
-	if (n > 4 && w[n - 1] == 'e')
-		n--;
-	return n;
-}
-
 /* Japanese request words that carry no topic (教えて, 知りたい, ...). */
 static int
 ja_stop_unigram(int32_t cp)
 {
 	return cp == 0x6559 || cp == 0x77E5 || cp == 0x805E || cp == 0x8A00 ||
-	    cp == 0x601D || cp == 0x9858;	/* 教 知 聞 言 思 願 */
+	    cp == 0x601D || cp == 0x9858 || cp == 0x4F55;	/* 教 知 聞 言 思 願 何 */
 }
 
 struct tok {
@@ -206,7 +156,6 @@ word_token(struct tok *t, const char *s, size_t n, int colocated)
 		return;
 	if (n == 1 && !(w[0] >= '0' && w[0] <= '9'))
 		return;		/* stray letters: the s of what's, the x of 3 x 4 */
-	n = stem(w, n);
 	emit(t, w, n, CC_KB_TOKEN_WORD, colocated);
 }
 
@@ -275,6 +224,22 @@ cjk_run(struct tok *t, const char *s, size_t n, enum cls c, int after_han)
 		}
 		if (c == C_HAN && !query)
 			emit(t, f + at[np - 1], at[np] - at[np - 1], kind, 1);
+		/*
+		 * A query's kanji run may join two words (ご飯食べる gives 飯食):
+		 * its first and last kanji are also looked up alone.
+		 */
+		if (c == C_HAN && query) {
+			size_t j = 0;
+			int32_t first = cc_utf8_next(f, flen, &j), last;
+
+			j = at[np - 1];
+			last = cc_utf8_next(f, flen, &j);
+			if (!ja_stop_unigram(first))
+				emit(t, f, at[1], CC_KB_TOKEN_HAN_EDGE, 1);
+			if (!ja_stop_unigram(last))
+				emit(t, f + at[np - 1], at[np] - at[np - 1],
+				    CC_KB_TOKEN_HAN_EDGE, 1);
+		}
 	}
 	free(f);
 }
@@ -406,22 +371,45 @@ fts_tokenize(Fts5Tokenizer *t, void *ctx, int flags, const char *text,
 	return cc_kb_tokenize(text, (size_t)ntext, 0, fts_token, &c);
 }
 
-static int
-register_tokenizer(sqlite3 *db)
+/*
+ * The share of the query's terms a passage holds: bm25 is multiplied by it
+ * (Lucene's classic "coord"), so a passage that answers several words of
+ * the question beats one that repeats a single word.
+ */
+static void
+fts_coord(const Fts5ExtensionApi *api, Fts5Context *fts, sqlite3_context *ctx,
+    int nval, sqlite3_value **val)
 {
-	static fts5_tokenizer tk = { fts_create, fts_delete, fts_tokenize };
+	int np = api->xPhraseCount(fts), hit = 0, core = 0;
+	/* the first ncore phrases are the query's own terms; the rest (the
+	   ends of kanji runs) only support them: alone they do not count */
+	int ncore = nval > 0 ? sqlite3_value_int(val[0]) : np;
+
+	for (int i = 0; i < np; i++) {
+		Fts5PhraseIter it;
+		int col = -1, off;
+
+		if (api->xPhraseFirst(fts, i, &it, &col, &off) == SQLITE_OK &&
+		    col >= 0) {
+			hit++;
+			core += i < ncore;
+		}
+	}
+	sqlite3_result_double(ctx, !core ? 0.0 : np ? (double)hit / np : 1.0);
+}
+
+static fts5_api *
+fts5_of(sqlite3 *db)
+{
 	fts5_api *api = NULL;
 	sqlite3_stmt *st = NULL;
 
 	if (sqlite3_prepare_v2(db, "SELECT fts5(?1)", -1, &st, NULL) != SQLITE_OK)
-		return -1;
+		return NULL;
 	sqlite3_bind_pointer(st, 1, (void *)&api, "fts5_api_ptr", NULL);
 	sqlite3_step(st);
 	sqlite3_finalize(st);
-	if (!api || api->iVersion < 2)
-		return -1;
-	return api->xCreateTokenizer(api, "cc", NULL, &tk, NULL) == SQLITE_OK ?
-	    0 : -1;
+	return api && api->iVersion >= 2 ? api : NULL;
 }
 
 /* ---------------------------------------------------------------------- */
@@ -436,13 +424,18 @@ struct cc_kb {
 	sqlite3 *db;
 	int readonly;
 	char err[512];
-	sqlite3_stmt *bm25, *meta, *detail, *version, *vocab;
+	sqlite3_stmt *bm25, *bm25_all, *meta, *detail, *version, *vocab;
 	long long npassages;	/* -1 until the first search */
 	struct vec *vecs;	/* loaded on the first vector search */
 	size_t nvecs;
 	int dim;
 	char *vec_model;
 	struct cc_buf match;	/* the MATCH expression being built */
+	int ncore;		/* its phrases that are not supporting ones */
+	/* SQLite's Porter stemmer over "cc", to stem query terms as the
+	   index does (the table is tokenize='porter cc') */
+	fts5_tokenizer porter;
+	Fts5Tokenizer *stemmer;
 };
 
 static void
@@ -509,6 +502,30 @@ make_parent(const char *path)
 	return r;
 }
 
+/*
+ * Switch to WAL.  Two processes creating the database at once can get
+ * SQLITE_BUSY here without the busy handler being asked (SQLite avoids a
+ * deadlock), so wait and try again, for up to about ten seconds.
+ */
+static int
+set_wal(struct cc_kb *kb)
+{
+	for (int tries = 0;; tries++) {
+		char *msg = NULL;
+		int rc = sqlite3_exec(kb->db, "PRAGMA journal_mode=WAL", NULL, NULL,
+		    &msg);
+
+		sqlite3_free(msg);
+		if (rc == SQLITE_OK)
+			return 0;
+		if ((rc != SQLITE_BUSY && rc != SQLITE_LOCKED) || tries == 200) {
+			set_err(kb, "%s", sqlite3_errmsg(kb->db));
+			return -1;
+		}
+		usleep(50000);
+	}
+}
+
 struct cc_kb *
 cc_kb_open(const char *path, int flags, char *err, size_t errlen)
 {
@@ -535,10 +552,21 @@ cc_kb_open(const char *path, int flags, char *err, size_t errlen)
 		return NULL;
 	}
 	sqlite3_busy_timeout(kb->db, 60000);
-	if (register_tokenizer(kb->db) < 0) {
-		snprintf(err, errlen, "this SQLite has no FTS5");
-		cc_kb_close(kb);
-		return NULL;
+	{
+		static fts5_tokenizer tk = { fts_create, fts_delete, fts_tokenize };
+		fts5_api *api = fts5_of(kb->db);
+		void *ud = NULL;
+		const char *parent[] = { "cc" };
+
+		if (!api || api->xCreateTokenizer(api, "cc", NULL, &tk, NULL) ||
+		    api->xCreateFunction(api, "cc_coord", NULL, fts_coord, NULL) ||
+		    api->xFindTokenizer(api, "porter", &ud, &kb->porter) ||
+		    kb->porter.xCreate(ud, parent, 1, &kb->stemmer)) {
+			snprintf(err, errlen, "this SQLite has no FTS5");
+			kb->stemmer = NULL;
+			cc_kb_close(kb);
+			return NULL;
+		}
 	}
 	if (!kb->readonly) {
 		int one = 1;
@@ -551,7 +579,7 @@ cc_kb_open(const char *path, int flags, char *err, size_t errlen)
 		 */
 		sqlite3_file_control(kb->db, "main", SQLITE_FCNTL_PERSIST_WAL, &one);
 	}
-	if (!kb->readonly && (exec(kb, "PRAGMA journal_mode=WAL") < 0 ||
+	if (!kb->readonly && (set_wal(kb) < 0 ||
 	    exec(kb, "PRAGMA synchronous=NORMAL") < 0 ||
 	    exec(kb, "PRAGMA journal_size_limit=4194304") < 0)) {
 		snprintf(err, errlen, "cannot use '%s': %s", path, kb->err);
@@ -567,6 +595,7 @@ cc_kb_close(struct cc_kb *kb)
 	if (!kb)
 		return;
 	sqlite3_finalize(kb->bm25);
+	sqlite3_finalize(kb->bm25_all);
 	sqlite3_finalize(kb->meta);
 	sqlite3_finalize(kb->detail);
 	sqlite3_finalize(kb->version);
@@ -576,6 +605,8 @@ cc_kb_close(struct cc_kb *kb)
 	free(kb->vecs);
 	free(kb->vec_model);
 	cc_buf_release(&kb->match);
+	if (kb->stemmer)
+		kb->porter.xDelete(kb->stemmer);
 	sqlite3_close(kb->db);
 	free(kb);
 }
@@ -591,7 +622,7 @@ static const char schema[] =
 	"  request_types TEXT NOT NULL, hash TEXT NOT NULL);"
 	"CREATE INDEX IF NOT EXISTS kb_passages_file ON kb_passages(file);"
 	"CREATE VIRTUAL TABLE IF NOT EXISTS kb_fts USING fts5(title, tags, body,"
-	"  content='kb_passages', content_rowid='rowid', tokenize='cc');"
+	"  content='kb_passages', content_rowid='rowid', tokenize='porter cc');"
 	"CREATE VIRTUAL TABLE IF NOT EXISTS kb_vocab USING fts5vocab(kb_fts, row);"
 	"CREATE VIRTUAL TABLE IF NOT EXISTS kb_vocab USING fts5vocab(kb_fts, row);"
 	"CREATE TABLE IF NOT EXISTS kb_vectors(model TEXT NOT NULL,"
@@ -1198,7 +1229,9 @@ add_term(void *ctx, const char *tok, size_t n, int kind, int colocated)
 #define PRUNE_KEEP 3
 
 struct dfterm {
-	const char *t;
+	const char *t;		/* the term as the query has it */
+	int edge;		/* an end of a kanji run: supports only */
+	char form[256];		/* as the index has it */
 	long long df;
 };
 
@@ -1208,6 +1241,34 @@ cmp_df(const void *a, const void *b)
 	long long x = ((const struct dfterm *)a)->df, y = ((const struct dfterm *)b)->df;
 
 	return x < y ? -1 : x > y;
+}
+
+struct stemmed {
+	char buf[256];
+	int n;
+};
+
+static int
+stem_cb(void *ctx, int tflags, const char *tok, int n, int start, int end)
+{
+	struct stemmed *c = ctx;
+
+	if (c->n < 0 && n < (int)sizeof c->buf) {
+		memcpy(c->buf, tok, (size_t)n);
+		c->buf[n] = '\0';
+		c->n = n;
+	}
+	return SQLITE_OK;
+}
+
+/* The index form of a query term (Porter-stemmed if it is a word). */
+static const char *
+index_term(struct cc_kb *kb, const char *t, struct stemmed *c)
+{
+	c->n = -1;
+	kb->porter.xTokenize(kb->stemmer, c, FTS5_TOKENIZE_QUERY, t,
+	    (int)strlen(t), stem_cb);
+	return c->n >= 0 ? c->buf : t;
 }
 
 /* How many passages hold the term; -1 if it cannot be told. */
@@ -1234,7 +1295,7 @@ doc_freq(struct cc_kb *kb, const char *term)
  */
 static size_t
 build_match(struct cc_kb *kb, const char *text, size_t len, struct cc_buf *out,
-    const char *op)
+    const char *op, int *ncore)
 {
 	struct qterms q = {0};
 	struct dfterm t[MAX_QUERY_TERMS];
@@ -1247,21 +1308,48 @@ build_match(struct cc_kb *kb, const char *text, size_t len, struct cc_buf *out,
 		cap--;
 	cc_kb_tokenize(text, cap, CC_KB_TOKENIZE_QUERY, add_term, &q);
 	for (size_t i = 0; i < q.n; i++) {
+		struct stemmed st;
+		const char *form;
+		size_t k;
+
 		/* verb endings and particles after kanji: 開いて, 予約できますか */
 		if (q.kind[i] == CC_KB_TOKEN_OKURIGANA)
 			continue;
 		t[nt].t = q.buf + q.off[i];
-		t[nt].df = prune ? doc_freq(kb, t[nt].t) : 0;
+		if (kb) {
+			/* one term per index form: "book" and "booking" are one */
+			form = index_term(kb, t[nt].t, &st);
+			for (k = 0; k < nt && strcmp(t[k].form, form) != 0; k++)
+				;
+			if (k < nt)
+				continue;
+			snprintf(t[nt].form, sizeof t[nt].form, "%s", form);
+		}
+		/* on a large index the ends of kanji runs are too common */
+		if (prune && q.kind[i] == CC_KB_TOKEN_HAN_EDGE)
+			continue;
+		t[nt].edge = q.kind[i] == CC_KB_TOKEN_HAN_EDGE;
+		t[nt].df = prune ? doc_freq(kb, t[nt].form) : 0;
 		if (prune && t[nt].df == 0)
 			continue;
 		nt++;
 	}
 	if (prune)
 		qsort(t, nt, sizeof *t, cmp_df);
+	else	/* the query's own terms first, then the supporting ones */
+		for (size_t i = 0, k = 0; i < nt; i++)
+			if (!t[i].edge) {
+				struct dfterm x = t[i];
+
+				memmove(&t[k + 1], &t[k], (i - k) * sizeof *t);
+				t[k++] = x;
+			}
 	for (size_t i = 0; i < nt; i++) {
 		if (prune && i >= PRUNE_KEEP &&
 		    (double)t[i].df > PRUNE_MAX_SHARE * (double)kb->npassages)
 			break;
+		if (!t[i].edge && ncore)
+			(*ncore)++;
 		if (n++)
 			cc_buf_add(out, op, strlen(op));
 		cc_buf_add(out, "\"", 1);
@@ -1275,7 +1363,7 @@ build_match(struct cc_kb *kb, const char *text, size_t len, struct cc_buf *out,
 size_t
 cc_kb_query_terms(const char *text, size_t len, struct cc_buf *out)
 {
-	return build_match(NULL, text, len, out, " OR ");
+	return build_match(NULL, text, len, out, " OR ", NULL);
 }
 
 struct cand {
@@ -1373,28 +1461,38 @@ col_dup(sqlite3_stmt *st, int c)
 	return cc_xstrdup(s ? (const char *)s : "");
 }
 
-/* Run kb->match through bm25 into c[0..pool); *nc is set. */
+/*
+ * Run kb->match through bm25 into c[0..pool); *nc is set.  all: the
+ * expression is an AND, every passage holds every term, and the share of
+ * terms held need not be computed.
+ */
 static int
 bm25_candidates(struct cc_kb *kb, const struct cc_kb_query *q, struct cand *c,
-    size_t pool, size_t *nc)
+    size_t pool, size_t *nc, int all)
 {
+	sqlite3_stmt *st = all ? kb->bm25_all : kb->bm25;
 	int rc;
 
 	*nc = 0;
-	sqlite3_bind_text(kb->bm25, 1, kb->match.data, (int)kb->match.len,
+	sqlite3_bind_text(st, 1, kb->match.data, (int)kb->match.len,
 	    SQLITE_STATIC);
-	sqlite3_bind_int(kb->bm25, 2, (int)pool);
-	sqlite3_bind_double(kb->bm25, 3, W_TITLE);
-	sqlite3_bind_double(kb->bm25, 4, W_TAGS);
-	sqlite3_bind_double(kb->bm25, 5, W_BODY);
-	while ((rc = sqlite3_step(kb->bm25)) == SQLITE_ROW && *nc < pool) {
-		const char *lang = (const char *)sqlite3_column_text(kb->bm25, 2);
-		const char *cat = (const char *)sqlite3_column_text(kb->bm25, 3);
-		const char *rts = (const char *)sqlite3_column_text(kb->bm25, 4);
-		struct cand *x = &c[(*nc)++];
+	sqlite3_bind_int(st, 2, (int)pool);
+	sqlite3_bind_double(st, 3, W_TITLE);
+	sqlite3_bind_double(st, 4, W_TAGS);
+	sqlite3_bind_double(st, 5, W_BODY);
+	if (!all)
+		sqlite3_bind_int(st, 6, kb->ncore);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && *nc < pool) {
+		const char *lang = (const char *)sqlite3_column_text(st, 2);
+		const char *cat = (const char *)sqlite3_column_text(st, 3);
+		const char *rts = (const char *)sqlite3_column_text(st, 4);
+		struct cand *x;
 
-		x->rowid = sqlite3_column_int64(kb->bm25, 0);
-		x->bm25 = -sqlite3_column_double(kb->bm25, 1);
+		if (sqlite3_column_double(st, 1) == 0)
+			continue;	/* matched by supporting terms only */
+		x = &c[(*nc)++];
+		x->rowid = sqlite3_column_int64(st, 0);
+		x->bm25 = -sqlite3_column_double(st, 1);
 		x->bm25_rank = (int)*nc;
 		x->vec_rank = 0;
 		x->score = x->bm25;
@@ -1404,8 +1502,8 @@ bm25_candidates(struct cc_kb *kb, const struct cc_kb_query *q, struct cand *c,
 		if (q->request_type && has_item(rts, q->request_type))
 			x->score *= BOOST_REQUEST_TYPE;
 	}
-	sqlite3_reset(kb->bm25);
-	sqlite3_clear_bindings(kb->bm25);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
 		set_err(kb, "search failed: %s", sqlite3_errmsg(kb->db));
 		return -1;
@@ -1430,17 +1528,22 @@ cc_kb_search(struct cc_kb *kb, const struct cc_kb_query *q, struct cc_kb_hits *o
 		    sqlite3_column_int64(st, 0) : 0;
 		sqlite3_finalize(st);
 	}
-	nterms = build_match(kb, q->text, q->len, &kb->match, " OR ");
+	kb->ncore = 0;
+	nterms = build_match(kb, q->text, q->len, &kb->match, " OR ", &kb->ncore);
 	if (!kb->bm25) {
 		kb->bm25 = prepare(kb, "SELECT f.rowid, f.s, p.language, p.category,"
 		    " p.request_types FROM (SELECT rowid, bm25(kb_fts, ?3, ?4, ?5)"
-		    " AS s FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY s LIMIT ?2)"
+		    " * cc_coord(kb_fts, ?6) AS s FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY s LIMIT ?2)"
 		    " AS f JOIN kb_passages AS p ON p.rowid = f.rowid ORDER BY f.s");
 		kb->meta = prepare(kb, "SELECT language, category, request_types "
 		    "FROM kb_passages WHERE rowid = ?1");
 		kb->detail = prepare(kb, "SELECT id, title, body, language, category,"
 		    " request_types FROM kb_passages WHERE rowid = ?1");
-		if (!kb->bm25 || !kb->meta || !kb->detail)
+		kb->bm25_all = prepare(kb, "SELECT f.rowid, f.s, p.language, p.category,"
+		    " p.request_types FROM (SELECT rowid, bm25(kb_fts, ?3, ?4, ?5)"
+		    " AS s FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY s LIMIT ?2)"
+		    " AS f JOIN kb_passages AS p ON p.rowid = f.rowid ORDER BY f.s");
+		if (!kb->bm25 || !kb->bm25_all || !kb->meta || !kb->detail)
 			return -1;
 	}
 	cap = pool * 2;
@@ -1452,18 +1555,21 @@ cc_kb_search(struct cc_kb *kb, const struct cc_kb_query *q, struct cc_kb_hits *o
 		 * Only when they are too few is the whole OR query run.
 		 */
 		kb->match.len = 0;
-		build_match(kb, q->text, q->len, &kb->match, " AND ");
-		if (bm25_candidates(kb, q, c, pool, &nc) < 0) {
+		kb->ncore = 0;
+		build_match(kb, q->text, q->len, &kb->match, " AND ", &kb->ncore);
+		if (bm25_candidates(kb, q, c, pool, &nc, 1) < 0) {
 			free(c);
 			return -1;
 		}
 		if (nc < want) {
 			nc = 0;
 			kb->match.len = 0;
-			build_match(kb, q->text, q->len, &kb->match, " OR ");
+			kb->ncore = 0;
+			build_match(kb, q->text, q->len, &kb->match, " OR ",
+			    &kb->ncore);
 		}
 	}
-	if (nterms > 0 && nc == 0 && bm25_candidates(kb, q, c, pool, &nc) < 0) {
+	if (nterms > 0 && nc == 0 && bm25_candidates(kb, q, c, pool, &nc, 0) < 0) {
 		free(c);
 		return -1;
 	}

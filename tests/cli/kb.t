@@ -10,7 +10,7 @@ $ cc-kb --db kb.sqlite build | sed 's/, in [0-9.]* s$//'; cc-kb --db kb.sqlite b
 $ cc-kb --db kb.sqlite search -n 3 --lang ja 料金 | cut -f 1,3,4; cc-kb --db kb.sqlite search -n 3 --lang ja 地下 | cut -f 1,3,4
 > 1	ec-fees-ja	エンジニアカフェの利用料金
 > 2	mr-fees-ja	2階会議室の料金
-> 3	saino-prices-ja	サイノの価格
+> 3	mr-cancel-ja	2階会議室のキャンセル料
 > 1	b1-overview-ja	地下1階（B1）のスペース
 > 2	b1-mtg-ja	MTGスペース（地下の打ち合わせスペース）
 > 3	ec-access-ja	アクセス（最寄り駅）

@@ -8,7 +8,7 @@ $ echo '{"query":"営業時間は？","route":{"agent":"BusinessInfoAgent","cate
 
 === the whole record: results, a context cut at N characters, sources, language
 $ echo '{"id":7,"query":"Is there parking?"}' | cc-rag --db rag.sqlite --limit 1 --context-chars 60
-> {"id":7,"query":"Is there parking?","retrieval":{"results":[{"id":"ec-parking-en","title":"Parking","content":"Engineer Cafe has no parking of its own. If you come by car, please use one of the coin-operated car parks nearby.","score":7.9974,"language":"en","category":"facility-info","source":"knowledge_base"}],"context":"Parking\nEngineer Cafe has no parking of its own. If you come","sources":["knowledge_base"],"language":"en"}}
+> {"id":7,"query":"Is there parking?","retrieval":{"results":[{"id":"ec-parking-en","title":"Parking","content":"Engineer Cafe has no parking of its own. If you come by car, please use one of the coin-operated car parks nearby.","score":7.997,"language":"en","category":"facility-info","source":"knowledge_base"}],"context":"Parking\nEngineer Cafe has no parking of its own. If you come","sources":["knowledge_base"],"language":"en"}}
 
 === the answer language: the route's, else language_detection's, else detected
 $ printf '%s\n' '{"query":"料金は？","route":{"agent":"BusinessInfoAgent","category":"facility-info","request_type":"price","language":"en"}}' '{"query":"料金は？","language_detection":{"detected_language":"en"}}' '{"query":"料金は？"}' | cc-rag --db rag.sqlite | jq -c '[.retrieval.language, .retrieval.results[0].id]'
