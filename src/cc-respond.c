@@ -1,0 +1,208 @@
+/* cc-respond: the answer, for every agent, in the visitor's language. */
+#include "config.h"
+
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+
+static const char usage_text[] =
+	"usage: cc-respond [-u] [--text [--no-emotion]] [--camel] [--no-memory]\n"
+	"Adds response {text, emotion, agent_name, language, metadata} to each\n"
+	"routed NDJSON record, composed from its retrieval and events.\n"
+	"  -t, --text         write only the answer text of each record\n"
+	"  -E, --no-emotion   with --text, leave out the emotion tag\n"
+	"  -c, --camel        the specs' TypeScript field names (agentName, ...)\n"
+	"  -n, --no-memory    do not read or update the session store\n"
+	"  -u, --unbuffered   flush after every record\n"
+	"  -h, --help         show this help\n"
+	"  -V, --version      show the version\n";
+
+struct responder {
+	struct cc_config cfg;
+	struct cc_answerer ar;
+	struct cc_texts *texts;
+	struct cc_session *store;
+	int store_failed, no_memory, camel, no_emotion;
+};
+
+static struct cc_session *
+store(struct responder *rs)
+{
+	char err[512];
+
+	if (rs->store || rs->store_failed || rs->no_memory)
+		return rs->store;
+	rs->store = cc_session_open(rs->cfg.state_dir, rs->cfg.now, err, sizeof err);
+	if (!rs->store) {
+		cc_warn("session memory unavailable: %s", err);
+		rs->store_failed = 1;
+	}
+	return rs->store;
+}
+
+/* Field names: snake_case as the specs' Python, or --camel as their TypeScript. */
+static const char *
+name(const struct responder *rs, const char *snake, const char *camel)
+{
+	return rs->camel ? camel : snake;
+}
+
+static void
+write_response(const struct responder *rs, const struct cc_answer *a,
+    const char *category, const char *request_type, struct cc_jw *out)
+{
+	cc_jw_object(out);
+	cc_jw_key(out, "text");
+	cc_jw_str(out, a->text.data ? a->text.data : "", a->text.len);
+	cc_jw_key(out, "emotion");
+	cc_jw_cstr(out, a->emotion);
+	cc_jw_key(out, name(rs, "agent_name", "agentName"));
+	cc_jw_cstr(out, a->agent_name);
+	cc_jw_key(out, "language");
+	cc_jw_cstr(out, a->language);
+	cc_jw_key(out, "metadata");
+	cc_jw_object(out);
+	cc_jw_key(out, "confidence");
+	cc_jw_num(out, a->confidence);
+	cc_jw_key(out, "category");
+	cc_jw_cstr(out, category);
+	cc_jw_key(out, name(rs, "request_type", "requestType"));
+	cc_jw_cstr(out, request_type);
+	cc_jw_key(out, "sources");
+	cc_jw_array(out);
+	for (int i = 0; i < a->nsources; i++)
+		cc_jw_cstr(out, a->sources[i]);
+	cc_jw_end(out);
+	cc_jw_key(out, name(rs, "processing_info", "processingInfo"));
+	cc_jw_object(out);
+	cc_jw_key(out, name(rs, "enhanced_rag", "enhancedRag"));
+	cc_jw_bool(out, 0);
+	cc_jw_key(out, "composer");
+	cc_jw_cstr(out, "rules");
+	cc_jw_key(out, "passages");
+	cc_jw_jv(out, a->passages);
+	if (a->events) {
+		cc_jw_key(out, "events");
+		cc_jw_num(out, a->events);
+	}
+	cc_jw_end(out);
+	cc_jw_end(out);
+	cc_jw_end(out);
+}
+
+static enum cc_outcome
+respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
+{
+	struct responder *rs = ctx;
+	struct cc_answer a;
+	jv route = cc_record_get(rec, "route"), keep = jv_null();
+	const char *category = NULL, *type = NULL;
+
+	cc_answer_init(&a);
+	if (cc_answer_compose(&rs->ar, rec, store(rs), &a) < 0) {
+		cc_answer_release(&a);
+		jv_free(route);
+		return cc_record_fail(rec, "no_route", "the record has no route and "
+		    "query: run it through cc-route first");
+	}
+	/* the response's category and request type are the route's */
+	jv c = jv_object_get(jv_copy(route), jv_string("category"));
+	jv t = jv_object_get(jv_copy(route), jv_string("request_type"));
+	if (jv_get_kind(c) == JV_KIND_STRING)
+		category = jv_string_value(c);
+	if (jv_get_kind(t) == JV_KIND_STRING)
+		type = jv_string_value(t);
+	write_response(rs, &a, category, type, out);
+	if (a.turn >= 0 && rs->store &&
+	    cc_session_answer(rs->store, a.turn, a.text.data, rs->cfg.now) < 0)
+		cc_warn("line %lu: cannot add the answer to turn %lld: %s", rec->line,
+		    a.turn, cc_session_error(rs->store));
+	jv_free(c);
+	jv_free(t);
+	jv_free(route);
+	jv_free(keep);
+	cc_answer_release(&a);
+	return CC_RECORD_SET;
+}
+
+/* --text: the answer alone, with or without its emotion tag. */
+static void
+render_text(void *ctx, const char *value, size_t len, struct cc_buf *line)
+{
+	struct responder *rs = ctx;
+	jv v = jv_parse_sized(value, (int)len);
+	jv text = jv_object_get(v, jv_string("text"));
+	const char *s;
+
+	if (jv_get_kind(text) == JV_KIND_STRING) {
+		s = jv_string_value(text);
+		if (rs->no_emotion && *s == '[' && strchr(s, ']'))
+			s = strchr(s, ']') + 1;
+		cc_buf_add(line, s, strlen(s));
+	}
+	jv_free(text);
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		CC_COMMON_LONGOPTS,
+		{"text", no_argument, NULL, 't'},
+		{"no-emotion", no_argument, NULL, 'E'},
+		{"camel", no_argument, NULL, 'c'},
+		{"no-memory", no_argument, NULL, 'n'},
+		{NULL, 0, NULL, 0},
+	};
+	struct responder rs = {0};
+	struct cc_stage stage = { .name = "cc-respond", .key = "response",
+		.process = respond, .ctx = &rs };
+	const char *w = getenv("CC_MEMORY_WINDOW");
+	char *path, err[768], *end;
+	int c, status, text = 0;
+
+	cc_set_progname(argv[0]);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, CC_COMMON_SHORTOPTS "tEcn", opts, NULL)) != -1) {
+		if (cc_option_common(c, argv, usage_text, &stage.unbuffered))
+			continue;
+		if (c == 't')
+			text = 1;
+		else if (c == 'E')
+			rs.no_emotion = 1;
+		else if (c == 'c')
+			rs.camel = 1;
+		else if (c == 'n')
+			rs.no_memory = 1;
+	}
+	if (optind < argc) {
+		cc_warn("unexpected argument '%s'", argv[optind]);
+		fputs(usage_text, stderr);
+		return CC_EXIT_USAGE;
+	}
+	if (text)
+		stage.render = render_text;
+	cc_config_load(&rs.cfg);
+	if (cc_tz_use(rs.cfg.tz) < 0)
+		cc_die(CC_EXIT_USAGE, "unknown time zone '%s' in CC_TZ", rs.cfg.tz);
+	path = cc_config_domain_path(&rs.cfg, "responses");
+	if (!(rs.texts = cc_texts_load(path, err, sizeof err)))
+		cc_die(CC_EXIT_USAGE, "%s", err);
+	free(path);
+	rs.ar = (struct cc_answerer){
+		.texts = rs.texts, .now = rs.cfg.now, .window = 180,
+		.general_min_score = 15,
+	};
+	if (w && *w) {
+		rs.ar.window = strtol(w, &end, 10);
+		if (*end || rs.ar.window < 0)
+			cc_die(CC_EXIT_USAGE, "invalid CC_MEMORY_WINDOW '%s'", w);
+	}
+	status = cc_record_run(&stage, stdin, stdout);
+	cc_session_close(rs.store);
+	cc_texts_free(rs.texts);
+	cc_config_release(&rs.cfg);
+	return status;
+}

@@ -1,0 +1,577 @@
+/*
+ * Composed answers: the response of every agent, made from what earlier
+ * stages found (passages, events, the session's turns) and the domain's
+ * response texts, without an LLM.  Every fact in an answer is quoted from
+ * the knowledge base, the calendar or the session; the C code only decides
+ * which text to say and fills it in.
+ *
+ * Emotion and confidence follow the specifications: seed 002 for general
+ * knowledge (0.9 knowledge base and web, 0.8 knowledge base, 0.6 web, 0.3
+ * fallback), seed 004 for events (0.8 found, 0.7 none).
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc.h"
+
+#define MAX_EVENTS 10		/* listed in one answer; the rest are counted */
+#define MAX_MEMORY_TURNS 5	/* earlier questions a memory answer lists */
+#define MEMORY_ANSWER_CHARS 80	/* of each earlier answer */
+
+/* ---- reading the record ---- */
+
+static const char *
+str(jv o, const char *key, jv *keep)	/* borrows o; *keep holds the string */
+{
+	jv v = jv_object_get(jv_copy(o), jv_string(key));
+
+	if (jv_get_kind(v) != JV_KIND_STRING) {
+		jv_free(v);
+		return NULL;
+	}
+	*keep = jv_array_append(*keep, jv_copy(v));
+	const char *s = jv_string_value(v);
+	jv_free(v);	/* *keep still holds the string */
+	return s;
+}
+
+static jv
+member(jv o, const char *key)	/* borrows o */
+{
+	if (jv_get_kind(o) != JV_KIND_OBJECT)
+		return jv_invalid();
+	return jv_object_get(jv_copy(o), jv_string(key));
+}
+
+void
+cc_answer_init(struct cc_answer *a)
+{
+	memset(a, 0, sizeof *a);
+	a->passages = jv_array();
+}
+
+void
+cc_answer_release(struct cc_answer *a)
+{
+	cc_buf_release(&a->text);
+	jv_free(a->passages);
+	a->passages = jv_invalid();
+}
+
+static void
+add_source(struct cc_answer *a, const char *s)
+{
+	for (int i = 0; i < a->nsources; i++)
+		if (strcmp(a->sources[i], s) == 0)
+			return;
+	if (a->nsources < (int)(sizeof a->sources / sizeof *a->sources))
+		a->sources[a->nsources++] = s;
+}
+
+/* Say the text `key` with vars; the text's emotion becomes the answer's. */
+static int
+say(const struct cc_answerer *ar, struct cc_answer *a, const char *key,
+    const char *lang, const struct cc_var *vars)
+{
+	const char *emotion, *t = cc_texts_get(ar->texts, key, lang, &emotion);
+
+	if (!t)
+		return -1;
+	a->text.len = 0;
+	cc_texts_fill(&a->text, t, vars);
+	if (emotion)
+		a->emotion = emotion;
+	return 0;
+}
+
+/* ---- the knowledge base: BusinessInfo, Facility ---- */
+
+/*
+ * The passage that answers: the best-ranked one in the answer language
+ * about the asked place (cc-rag has already ranked by request type).
+ */
+static jv
+pick_passage(jv results, const char *lang, const char *category, int *rank)
+{
+	int n = jv_get_kind(results) == JV_KIND_ARRAY ?
+	    jv_array_length(jv_copy(results)) : 0;
+
+	for (int i = 0; i < n; i++) {
+		jv r = jv_array_get(jv_copy(results), i), keep = jv_array();
+		const char *l = str(r, "language", &keep);
+		const char *c = str(r, "category", &keep);
+		const char *src = str(r, "source", &keep);
+		int ok = l && strcmp(l, lang) == 0 &&
+		    (!category || (c && strcmp(c, category) == 0)) &&
+		    (!src || strcmp(src, "web_search") != 0);
+
+		jv_free(keep);
+		if (ok) {
+			*rank = i;
+			return r;
+		}
+		jv_free(r);
+	}
+	return jv_invalid();
+}
+
+static void
+answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
+    jv retrieval, const char *lang)
+{
+	jv keep = jv_array();
+	const char *category = str(route, "category", &keep);
+	jv results = member(retrieval, "results");
+	int rank = 0;
+	jv p = pick_passage(results, lang,
+	    category && strcmp(category, "saino-cafe") == 0 ? "saino-cafe" :
+	    "facility-info", &rank);
+
+	if (jv_is_valid(p)) {
+		const char *content = str(p, "content", &keep);
+		const char *id = str(p, "id", &keep);
+		struct cc_var vars[] = { { "passage", content ? content : "", 0 }, { 0 } };
+
+		say(ar, a, "found", lang, vars);
+		a->confidence = rank == 0 ? 0.9 : 0.8;
+		add_source(a, "knowledge_base");
+		if (id)
+			a->passages = jv_array_append(a->passages, jv_string(id));
+	} else {
+		say(ar, a, "not_found", lang, NULL);
+		a->confidence = 0.3;
+		add_source(a, "fallback");
+	}
+	jv_free(p);
+	jv_free(results);
+	jv_free(keep);
+}
+
+/* ---- events ---- */
+
+/* {range}: the asked range in words, from events.kind and its dates. */
+static void
+range_words(const struct cc_answerer *ar, jv events, const char *lang,
+    struct cc_buf *out)
+{
+	jv keep = jv_array();
+	const char *kind = str(events, "kind", &keep);
+	const char *start = str(events, "start", &keep);
+	jv days = member(events, "days");
+	char key[64], ndays[16] = "";
+	struct cc_date_vars d;
+	time_t t = 0;
+	const char *tmpl;
+
+	snprintf(key, sizeof key, "range.%s", kind ? kind : "thisWeek");
+	if (!(tmpl = cc_texts_get(ar->texts, key, lang, NULL)))
+		tmpl = cc_texts_get(ar->texts, "range.other", lang, NULL);
+	if (start)
+		cc_time_parse_iso8601(start, &t);
+	if (jv_get_kind(days) == JV_KIND_NUMBER)
+		snprintf(ndays, sizeof ndays, "%d", (int)jv_number_value(days));
+	cc_texts_date_vars(ar->texts, lang, t, &d);
+	/* the date words, then {days} */
+	size_t nv = 0;
+	while (d.vars[nv].name)
+		nv++;
+	d.vars[nv++] = (struct cc_var){ "days", ndays, 0 };
+	d.vars[nv] = (struct cc_var){ 0 };
+	cc_texts_fill(out, tmpl ? tmpl : "", d.vars);
+	jv_free(days);
+	jv_free(keep);
+}
+
+/* 1 if s[0..n) has kana or kanji. */
+static int
+has_japanese(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	while (i < n) {
+		enum cc_script sc = cc_text_script(cc_utf8_next(s, n, &i));
+
+		if (sc == CC_SCRIPT_HIRAGANA || sc == CC_SCRIPT_KATAKANA ||
+		    sc == CC_SCRIPT_HAN)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Calendars written for both languages put them side by side: a title
+ * "もくもく会 / Mokumoku night", a description line in each language.
+ * Keep the parts in the answer's language (Japanese parts have kana or
+ * kanji; the others are English); text with no such parts stays whole.
+ */
+static void
+language_part(const char *s, const char *sep, const char *lang, struct cc_buf *out)
+{
+	int want_ja = strcmp(lang, "ja") == 0, kept = 0;
+	size_t seplen = strlen(sep);
+	const char *p = s;
+
+	while (*p) {
+		const char *e = strstr(p, sep);
+		size_t n = e ? (size_t)(e - p) : strlen(p);
+
+		if (n && has_japanese(p, n) == want_ja) {
+			if (kept++)
+				cc_buf_add(out, sep, seplen);
+			cc_buf_add(out, p, n);
+		}
+		p += n;
+		if (e)
+			p += seplen;
+	}
+	if (!kept)
+		cc_buf_add(out, s, strlen(s));
+}
+
+static void
+event_item(const struct cc_answerer *ar, jv item, const char *lang,
+    struct cc_buf *out)
+{
+	jv keep = jv_array();
+	const char *title = str(item, "title", &keep);
+	const char *start = str(item, "start", &keep);
+	const char *end = str(item, "end", &keep);
+	const char *desc = str(item, "description", &keep);
+	struct cc_buf s = {0}, e = {0};
+	time_t ts, te;
+
+	if (start && cc_time_parse_iso8601(start, &ts) == 0)
+		cc_texts_format_time(ar->texts, "datetime", lang, ts, &s);
+	if (end && cc_time_parse_iso8601(end, &te) == 0)
+		/* the same day: only the time */
+		cc_texts_format_time(ar->texts, start && te - ts < 86400 ? "time" :
+		    "datetime", lang, te, &e);
+	struct cc_buf t = {0}, d = {0};
+
+	if (!desc || !*desc)
+		desc = cc_texts_get(ar->texts, "events.no_description", lang, NULL);
+	language_part(title ? title : "", " / ", lang, &t);
+	language_part(desc ? desc : "", "\n", lang, &d);
+	struct cc_var vars[] = {
+		{ "title", t.data ? t.data : "", 0 },
+		{ "start", s.data ? s.data : "", 0 },
+		{ "end", e.data ? e.data : "", 0 },
+		{ "description", d.data ? d.data : "", 0 },
+		{ 0 },
+	};
+	cc_texts_fill(out, cc_texts_get(ar->texts, "events.item", lang, NULL), vars);
+	cc_buf_release(&s);
+	cc_buf_release(&e);
+	cc_buf_release(&t);
+	cc_buf_release(&d);
+	jv_free(keep);
+}
+
+static void
+answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
+    jv retrieval, const char *lang)
+{
+	jv items = member(events, "items"), errors = member(events, "errors");
+	int n = jv_get_kind(items) == JV_KIND_ARRAY ? jv_array_length(jv_copy(items)) : 0;
+	int failed = jv_get_kind(errors) == JV_KIND_ARRAY &&
+	    jv_array_length(jv_copy(errors)) > 0;
+	struct cc_buf range = {0}, list = {0};
+
+	range_words(ar, events, lang, &range);
+	for (int i = 0; i < n && i < MAX_EVENTS; i++) {
+		if (i)
+			cc_buf_add(&list, "\n\n", 2);
+		jv item = jv_array_get(jv_copy(items), i);
+
+		event_item(ar, item, lang, &list);
+		jv_free(item);
+	}
+	if (n > MAX_EVENTS) {
+		char count[16];
+		struct cc_var v[] = { { "count", count, 0 }, { 0 } };
+
+		snprintf(count, sizeof count, "%d", n - MAX_EVENTS);
+		cc_texts_fill(&list, cc_texts_get(ar->texts, "events.more", lang, NULL), v);
+	}
+	struct cc_var vars[] = {
+		{ "range", range.data ? range.data : "", 0 },
+		{ "events", list.data ? list.data : "", 0 },
+		{ 0 },
+	};
+	add_source(a, "calendar");
+	add_source(a, "knowledge_base");
+	if (n > 0) {
+		say(ar, a, "events.found", lang, vars);
+		a->confidence = 0.8;
+		a->events = n;
+	} else {
+		int rank;
+		jv results = member(retrieval, "results");
+		jv p = failed ? pick_passage(results, lang, "events", &rank) : jv_invalid();
+
+		jv_free(results);
+		if (jv_is_valid(p)) {	/* calendar down: the knowledge base only */
+			jv keep = jv_array();
+			const char *id = str(p, "id", &keep);
+			struct cc_var pv[] = { { "passage", str(p, "content", &keep), 0 }, { 0 } };
+
+			say(ar, a, "events.kb", lang, pv);
+			if (id)
+				a->passages = jv_array_append(a->passages, jv_string(id));
+			jv_free(keep);
+		} else {
+			say(ar, a, "events.none", lang, vars);
+		}
+		jv_free(p);
+		a->confidence = 0.7;
+	}
+	cc_buf_release(&range);
+	cc_buf_release(&list);
+	jv_free(items);
+	jv_free(errors);
+}
+
+/* ---- general knowledge (seed 002) ---- */
+
+/* 1 if one of the |-separated words of text `key` is in the folded query. */
+static int
+mentions(const struct cc_answerer *ar, const char *key, const char *lang,
+    const char *folded)
+{
+	const char *w = cc_texts_get(ar->texts, key, lang, NULL);
+
+	while (w && *w) {
+		size_t k = strcspn(w, "|");
+		char word[96];
+		char *fw;
+		const char *hit;
+
+		snprintf(word, sizeof word, "%.*s", (int)k, w);
+		fw = cc_text_fold(word, strlen(word), NULL, 0);
+		for (hit = strstr(folded, fw); hit; hit = strstr(hit + 1, fw)) {
+			/* a Latin word must stand alone: "ai" is not in "said" */
+			size_t n = strlen(fw);
+			int latin = (fw[0] | 0x20) >= 'a' && (fw[0] | 0x20) <= 'z';
+			int before = hit > folded && ((hit[-1] | 0x20) >= 'a' && (hit[-1] | 0x20) <= 'z');
+			int after = ((hit[n] | 0x20) >= 'a' && (hit[n] | 0x20) <= 'z');
+
+			if (!latin || (!before && !after))
+				break;
+		}
+		free(fw);
+		if (hit)
+			return 1;
+		w += k;
+		if (*w == '|')
+			w++;
+	}
+	return 0;
+}
+
+static void
+answer_general(const struct cc_answerer *ar, struct cc_answer *a, jv retrieval,
+    const char *query, size_t qlen, const char *lang)
+{
+	jv results = member(retrieval, "results"), keep = jv_array();
+	int n = jv_get_kind(results) == JV_KIND_ARRAY ? jv_array_length(jv_copy(results)) : 0;
+	const char *passage = NULL;
+	struct cc_buf web = {0};
+	int nweb = 0;
+	char *folded = cc_text_fold(query, qlen, NULL, 0);
+	const char *tag = mentions(ar, "tag.surprised", lang, folded) ? "[surprised]" :
+	    mentions(ar, "tag.happy", lang, folded) ? "[happy]" : "[relaxed]";
+
+	for (int i = 0; i < n; i++) {
+		jv r = jv_array_get(jv_copy(results), i);
+		const char *src = str(r, "source", &keep);
+		jv score = member(r, "score");
+
+		if (src && strcmp(src, "web_search") == 0 && nweb < 3) {
+			struct cc_var v[] = {
+				{ "title", str(r, "title", &keep), 0 },
+				{ "snippet", str(r, "content", &keep), 0 },
+				{ "url", str(r, "url", &keep), 0 },
+				{ 0 },
+			};
+			for (struct cc_var *x = v; x->name; x++)
+				if (!x->value)
+					x->value = "";
+			if (nweb++)
+				cc_buf_add(&web, "\n", 1);
+			cc_texts_fill(&web, cc_texts_get(ar->texts, "general.web_item", lang, NULL), v);
+		} else if (!passage && jv_get_kind(score) == JV_KIND_NUMBER &&
+		    jv_number_value(score) >= ar->general_min_score) {
+			/* a weak match answers a different question: leave it */
+			const char *l = str(r, "language", &keep);
+
+			if (l && strcmp(l, lang) == 0) {
+				passage = str(r, "content", &keep);
+				a->passages = jv_array_append(a->passages,
+				    jv_string(str(r, "id", &keep) ? str(r, "id", &keep) : ""));
+			}
+		}
+		jv_free(score);
+		jv_free(r);
+	}
+	struct cc_var vars[] = {
+		{ "tag", tag, 0 },
+		{ "passage", passage ? passage : "", 0 },
+		{ "web", web.data ? web.data : "", 0 },
+		{ 0 },
+	};
+	if (passage && nweb) {
+		say(ar, a, "general.kb_web", lang, vars);
+		a->confidence = 0.9;
+		add_source(a, "knowledge_base");
+		add_source(a, "web_search");
+	} else if (passage) {
+		say(ar, a, "general.kb", lang, vars);
+		a->confidence = 0.8;
+		add_source(a, "knowledge_base");
+	} else if (nweb) {
+		say(ar, a, "general.web", lang, vars);
+		a->confidence = 0.6;
+		add_source(a, "web_search");
+	} else {
+		say(ar, a, "general.none", lang, NULL);
+		a->confidence = 0.3;
+		add_source(a, "fallback");
+	}
+	free(folded);
+	cc_buf_release(&web);
+	jv_free(results);
+	jv_free(keep);
+}
+
+/* ---- memory: what this session asked ---- */
+
+static void
+answer_memory(const struct cc_answerer *ar, struct cc_answer *a,
+    struct cc_session *store, const char *session, long long this_turn,
+    const char *lang)
+{
+	struct cc_turn turns[32];
+	int n = store && session ? cc_session_recent(store, session,
+	    ar->now - ar->window, turns, 32) : 0;
+	struct cc_buf list = {0};
+	int listed = 0, first;
+
+	if (n < 0)
+		n = 0;
+	/* the newest earlier questions, oldest first */
+	int earlier = 0;
+	for (int i = 0; i < n; i++)
+		earlier += turns[i].id != this_turn;
+	first = earlier > MAX_MEMORY_TURNS ? earlier - MAX_MEMORY_TURNS : 0;
+	for (int i = 0, k = 0; i < n; i++) {
+		char num[16], answer[MEMORY_ANSWER_CHARS * 4 + 8];
+
+		if (turns[i].id == this_turn || k++ < first)
+			continue;
+		snprintf(num, sizeof num, "%d", ++listed);
+		struct cc_var v[] = {
+			{ "n", num, 0 }, { "query", turns[i].query ? turns[i].query : "", 0 },
+			{ "answer", answer, 0 }, { 0 },
+		};
+		if (listed > 1)
+			cc_buf_add(&list, "\n", 1);
+		cc_texts_fill(&list, cc_texts_get(ar->texts, "memory.turn", lang, NULL), v);
+		if (turns[i].answer) {
+			const char *ans = turns[i].answer;
+
+			if (*ans == '[' && strchr(ans, ']'))	/* not the emotion tag */
+				ans = strchr(ans, ']') + 1;
+			cc_text_excerpt(ans, MEMORY_ANSWER_CHARS, answer, sizeof answer);
+			cc_texts_fill(&list, cc_texts_get(ar->texts, "memory.answer", lang,
+			    NULL), v);
+		}
+	}
+	struct cc_var vars[] = { { "turns", list.data ? list.data : "", 0 }, { 0 } };
+	if (listed) {
+		say(ar, a, "memory.list", lang, vars);
+		a->confidence = 0.9;
+		add_source(a, "session");
+	} else {
+		say(ar, a, "memory.none", lang, NULL);
+		a->confidence = 0.5;
+		add_source(a, "session");
+	}
+	cc_turns_release(turns, n > 0 ? n : 0);
+	cc_buf_release(&list);
+}
+
+/* ---- dispatch ---- */
+
+int
+cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
+    struct cc_session *store, struct cc_answer *a)
+{
+	jv route = cc_record_get(rec, "route"), keep = jv_array();
+	jv retrieval = cc_record_get(rec, "retrieval");
+	jv events = cc_record_get(rec, "events");
+	jv debug = member(route, "debug_info"), sess = member(debug, "session");
+	jv turn = member(sess, "turn");
+	const char *agent, *lang, *category;
+	size_t qlen;
+	const char *query = cc_record_query(rec, &qlen);
+	char *sid = NULL;
+
+	if (jv_get_kind(route) != JV_KIND_OBJECT || !query) {
+		jv_free(route);
+		jv_free(retrieval);
+		jv_free(events);
+		jv_free(debug);
+		jv_free(sess);
+		jv_free(turn);
+		jv_free(keep);
+		return -1;
+	}
+	agent = str(route, "agent", &keep);
+	lang = str(route, "language", &keep);
+	category = str(route, "category", &keep);
+	if (!lang || (strcmp(lang, "ja") && strcmp(lang, "en")))
+		lang = "ja";	/* spec: detection failure means Japanese */
+	if (!agent)
+		agent = "GeneralKnowledgeAgent";
+	a->emotion = "helpful";
+	snprintf(a->language, sizeof a->language, "%s", lang);
+	snprintf(a->agent_name, sizeof a->agent_name, "%s", agent);
+	a->turn = jv_get_kind(turn) == JV_KIND_NUMBER ? (long long)jv_number_value(turn) : -1;
+	if (jv_get_kind(sess) == JV_KIND_OBJECT) {
+		const char *id = str(sess, "id", &keep);
+
+		sid = id ? cc_xstrdup(id) : NULL;
+	}
+
+	if (strcmp(agent, "BusinessInfoAgent") == 0 || strcmp(agent, "FacilityAgent") == 0)
+		answer_kb(ar, a, route, retrieval, lang);
+	else if (strcmp(agent, "EventAgent") == 0)
+		answer_events(ar, a, events, retrieval, lang);
+	else if (strcmp(agent, "MemoryAgent") == 0)
+		answer_memory(ar, a, store, sid, a->turn, lang);
+	else if (strcmp(agent, "ClarificationAgent") == 0) {
+		say(ar, a, category && strstr(category, "meeting-room") ?
+		    "clarify.meeting-room" : "clarify.cafe", lang, NULL);
+		a->confidence = 0.7;
+	} else if (strcmp(agent, "TimeAgent") == 0) {
+		struct cc_date_vars d;
+
+		cc_texts_date_vars(ar->texts, lang, ar->now, &d);
+		say(ar, a, "time.now", lang, d.vars);
+		a->confidence = 0.95;
+		add_source(a, "clock");
+	} else {
+		answer_general(ar, a, retrieval, query, qlen, lang);
+	}
+	free(sid);
+	jv_free(route);
+	jv_free(retrieval);
+	jv_free(events);
+	jv_free(debug);
+	jv_free(sess);
+	jv_free(turn);
+	jv_free(keep);
+	return 0;
+}

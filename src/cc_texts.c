@@ -1,0 +1,247 @@
+/*
+ * Response texts: the words an answer is made of, per key and language,
+ * from the domain's `responses` file, and the {name} templates they use.
+ * The C code chooses which text to say; the file says how to say it.
+ */
+#include "config.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cc.h"
+
+struct text {
+	char *key, *lang, *emotion, *text;
+};
+
+struct cc_texts {
+	struct text *t;
+	size_t n;
+};
+
+static void
+unescape(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] == 'n') {
+			*o++ = '\n';
+			s++;
+		} else if (s[0] == '\\' && s[1] == '\\') {
+			*o++ = '\\';
+			s++;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+static char *
+field(char **s)
+{
+	char *w = *s, *e;
+
+	while (*w == ' ' || *w == '\t')
+		w++;
+	e = w;
+	while (*e && *e != ' ' && *e != '\t')
+		e++;
+	if (*e)
+		*e++ = '\0';
+	*s = e;
+	return w;
+}
+
+struct cc_texts *
+cc_texts_load(const char *path, char *err, size_t errlen)
+{
+	struct cc_texts *t = calloc(1, sizeof *t);
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *p, *key, *lang, *emotion;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0;
+
+	if (!t)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	if (!f) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		free(t);
+		return NULL;
+	}
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		key = field(&p);
+		lang = field(&p);
+		emotion = field(&p);
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*lang || !*emotion || !*p) {
+			snprintf(err, errlen, "%s:%d: expected 'KEY LANG EMOTION TEXT'",
+			    path, lineno);
+			free(line);
+			fclose(f);
+			cc_texts_free(t);
+			return NULL;
+		}
+		t->t = cc_xrealloc(t->t, (t->n + 1) * sizeof *t->t);
+		t->t[t->n].key = cc_xstrdup(key);
+		t->t[t->n].lang = cc_xstrdup(lang);
+		t->t[t->n].emotion = cc_xstrdup(emotion);
+		t->t[t->n].text = cc_xstrdup(p);
+		unescape(t->t[t->n].text);
+		t->n++;
+	}
+	free(line);
+	fclose(f);
+	return t;
+}
+
+void
+cc_texts_free(struct cc_texts *t)
+{
+	if (!t)
+		return;
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->t[i].key);
+		free(t->t[i].lang);
+		free(t->t[i].emotion);
+		free(t->t[i].text);
+	}
+	free(t->t);
+	free(t);
+}
+
+const char *
+cc_texts_get(const struct cc_texts *t, const char *key, const char *lang,
+    const char **emotion)
+{
+	const struct text *other = NULL;
+
+	for (size_t i = 0; i < t->n; i++) {
+		if (strcmp(t->t[i].key, key) != 0)
+			continue;
+		if (strcmp(t->t[i].lang, lang) == 0) {
+			other = &t->t[i];
+			break;
+		}
+		if (!other)
+			other = &t->t[i];	/* a text in another language beats none */
+	}
+	if (emotion)
+		*emotion = other && strcmp(other->emotion, "-") ? other->emotion : NULL;
+	return other ? other->text : NULL;
+}
+
+/* The n-th (from 0) word of a space-separated list text, into out. */
+static const char *
+nth_word(const struct cc_texts *t, const char *key, const char *lang, int n,
+    char *out, size_t outlen)
+{
+	const char *s = cc_texts_get(t, key, lang, NULL);
+
+	out[0] = '\0';
+	while (s && *s) {
+		size_t k;
+
+		while (*s == ' ')
+			s++;
+		k = strcspn(s, " ");
+		if (n-- == 0) {
+			snprintf(out, outlen, "%.*s", (int)k, s);
+			break;
+		}
+		s += k;
+	}
+	return out;
+}
+
+void
+cc_texts_fill(struct cc_buf *b, const char *tmpl, const struct cc_var *vars)
+{
+	while (*tmpl) {
+		const char *open = strchr(tmpl, '{'), *close;
+		size_t k;
+
+		if (!open || !(close = strchr(open, '}'))) {
+			cc_buf_add(b, tmpl, strlen(tmpl));
+			return;
+		}
+		cc_buf_add(b, tmpl, (size_t)(open - tmpl));
+		k = (size_t)(close - open - 1);
+		const struct cc_var *v = vars;
+		for (; v && v->name; v++)
+			if (strlen(v->name) == k && memcmp(v->name, open + 1, k) == 0)
+				break;
+		if (v && v->name)
+			cc_buf_add(b, v->value, v->len ? v->len : strlen(v->value));
+		else
+			cc_buf_add(b, open, k + 2);	/* unknown: leave as written */
+		tmpl = close + 1;
+	}
+}
+
+void
+cc_texts_date_vars(const struct cc_texts *t, const char *lang, time_t when,
+    struct cc_date_vars *d)
+{
+	struct tm tm;
+
+	localtime_r(&when, &tm);	/* TZ is CC_TZ (cc_tz_use) */
+	snprintf(d->year, sizeof d->year, "%d", tm.tm_year + 1900);
+	snprintf(d->month, sizeof d->month, "%d", tm.tm_mon + 1);
+	snprintf(d->month2, sizeof d->month2, "%02d", tm.tm_mon + 1);
+	snprintf(d->day, sizeof d->day, "%d", tm.tm_mday);
+	snprintf(d->day2, sizeof d->day2, "%02d", tm.tm_mday);
+	snprintf(d->hour, sizeof d->hour, "%d", tm.tm_hour);
+	snprintf(d->hour2, sizeof d->hour2, "%02d", tm.tm_hour);
+	snprintf(d->hour12, sizeof d->hour12, "%d",
+	    tm.tm_hour % 12 ? tm.tm_hour % 12 : 12);
+	snprintf(d->minute2, sizeof d->minute2, "%02d", tm.tm_min);
+	nth_word(t, "ampm", lang, tm.tm_hour >= 12, d->ampm, sizeof d->ampm);
+	nth_word(t, "weekdays", lang, tm.tm_wday, d->weekday, sizeof d->weekday);
+	nth_word(t, "weekdays_long", lang, tm.tm_wday, d->weekday_long,
+	    sizeof d->weekday_long);
+	nth_word(t, "months", lang, tm.tm_mon, d->month_name, sizeof d->month_name);
+	nth_word(t, "months_short", lang, tm.tm_mon, d->month_name_short,
+	    sizeof d->month_name_short);
+	struct cc_var *v = d->vars;
+	*v++ = (struct cc_var){ "year", d->year, 0 };
+	*v++ = (struct cc_var){ "month", d->month, 0 };
+	*v++ = (struct cc_var){ "month2", d->month2, 0 };
+	*v++ = (struct cc_var){ "day", d->day, 0 };
+	*v++ = (struct cc_var){ "day2", d->day2, 0 };
+	*v++ = (struct cc_var){ "hour", d->hour, 0 };
+	*v++ = (struct cc_var){ "hour2", d->hour2, 0 };
+	*v++ = (struct cc_var){ "hour12", d->hour12, 0 };
+	*v++ = (struct cc_var){ "minute2", d->minute2, 0 };
+	*v++ = (struct cc_var){ "ampm", d->ampm, 0 };
+	*v++ = (struct cc_var){ "weekday", d->weekday, 0 };
+	*v++ = (struct cc_var){ "weekday_long", d->weekday_long, 0 };
+	*v++ = (struct cc_var){ "month_name", d->month_name, 0 };
+	*v++ = (struct cc_var){ "month_name_short", d->month_name_short, 0 };
+	*v = (struct cc_var){ NULL, NULL, 0 };
+}
+
+void
+cc_texts_format_time(const struct cc_texts *t, const char *key, const char *lang,
+    time_t when, struct cc_buf *b)
+{
+	struct cc_date_vars d;
+	const char *tmpl = cc_texts_get(t, key, lang, NULL);
+
+	cc_texts_date_vars(t, lang, when, &d);
+	cc_texts_fill(b, tmpl ? tmpl : "{year}-{month2}-{day2} {hour2}:{minute2}",
+	    d.vars);
+}
