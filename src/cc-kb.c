@@ -368,6 +368,7 @@ main(int argc, char **argv)
 	free(db);
 	free(o.kb);
 	cc_embed_release(&em);
+	cc_http_cleanup();
 	cc_config_release(&cfg);
 	if (fflush(stdout) != 0 || ferror(stdout)) {
 		cc_warn("cannot write output");

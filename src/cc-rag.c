@@ -493,6 +493,7 @@ main(int argc, char **argv)
 	cc_kb_close(g.kb);
 	cc_websearch_release(&g.ws);
 	cc_embed_release(&g.em);
+	cc_http_cleanup();
 	cc_config_release(&cfg);
 	return status;
 }

@@ -591,9 +591,10 @@ void cc_kb_stats_release(struct cc_kb_stats *s);
 long long cc_kb_version(struct cc_kb *kb);
 
 /*
- * Outside services of the knowledge base (cc_kbnet.c), both off unless
- * configured in the environment.  Failures return -1 with a short code
- * (timeout, unreachable, http_status, too_large, bad_response, failed)
+ * Outside services of the knowledge base (cc_kbnet.c, over cc_http_fetch),
+ * both off unless configured in the environment.  Failures return -1 with
+ * a short code (timeout, unreachable, http_status, rate_limited,
+ * too_large, bad_response, failed)
  * and a message that never holds a key.
  *
  * Web search (seed 002 generalWebSearch), SearXNG's JSON API shape:
@@ -606,7 +607,6 @@ struct cc_websearch {
 	const char *url, *key;
 	long timeout_ms;
 	size_t limit;
-	void *curl;
 };
 struct cc_web_hit {
 	char *title, *url, *content;
@@ -633,7 +633,6 @@ struct cc_embed {
 	long timeout_ms;
 	struct cc_kb_embedder embedder;	/* for cc_kb_build() */
 	const char *code;	/* the last failure's code, or NULL */
-	void *curl;
 };
 int cc_embed_init(struct cc_embed *e);
 void cc_embed_release(struct cc_embed *e);

@@ -2,140 +2,69 @@
  * The knowledge base's outside services, both optional and off unless
  * configured in the environment: a web-search endpoint (SearXNG's JSON
  * API shape, seed 002 generalWebSearch) and an OpenAI-compatible
- * embeddings endpoint for dense retrieval.
- *
- * NOTE: http_call() below is a minimal libcurl client private to this
- * file, written while the shared client (src/cc_http.c, for cc-event) was
- * not there yet.  It follows the same rules (timeouts always, a size cap,
- * the status checked, TLS verified, keys from the environment and never
- * logged); when cc_http.c lands, these calls should move to it.
+ * embeddings endpoint for dense retrieval.  HTTP goes through the shared
+ * client, cc_http_fetch() (timeouts, a size cap, the status checked, TLS
+ * verified, keys only in headers and never in messages).
  */
 #include "config.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
-#include <curl/curl.h>
 
 #include "cc.h"
 
 #define MAX_RESPONSE (4 * 1024 * 1024)
 
-/* ---- a minimal HTTP client ---- */
-
-struct sink {
-	struct cc_buf *b;
-	size_t cap;
-	int too_big;
-};
-
-static size_t
-collect(char *p, size_t size, size_t n, void *ctx)
-{
-	struct sink *s = ctx;
-
-	if (s->b->len + size * n > s->cap) {
-		s->too_big = 1;
-		return 0;	/* makes libcurl fail the transfer */
-	}
-	cc_buf_add(s->b, p, size * n);
-	return size * n;
-}
-
-static void
-global_init(void)
-{
-	static int done;
-
-	if (!done) {
-		curl_global_init(CURL_GLOBAL_DEFAULT);
-		atexit(curl_global_cleanup);
-		done = 1;
-	}
-}
-
 /*
- * GET url (body NULL) or POST body as JSON; the response in out.  Returns
- * 0 on a 2xx answer, else -1 with a short code (timeout, unreachable,
- * http_status, too_large, failed) and a message.  The key goes only into
- * an Authorization header, never into a message.
+ * GET url (body NULL) or POST body as JSON; the answer in out.  Returns 0
+ * on a 2xx answer, else -1 with a short code (timeout, unreachable,
+ * http_status, rate_limited, too_large, failed) and a message.
  */
 static int
-http_call(void **handle, const char *url, const char *key, const char *body,
-    long timeout_ms, struct cc_buf *out, const char **code, char *err,
-    size_t errlen)
+http_call(const char *url, const char *key, const char *body, long timeout_ms,
+    struct cc_buf *out, const char **code, char *err, size_t errlen)
 {
-	CURL *h;
-	struct curl_slist *hdr = NULL;
-	struct sink s = { out, MAX_RESPONSE, 0 };
-	char ebuf[CURL_ERROR_SIZE] = "", *auth = NULL;
-	long status = 0;
-	CURLcode rc;
+	const char *headers[4];
+	char *auth = NULL;
+	size_t nh = 0;
+	struct cc_http_request req = {
+		.url = url, .headers = headers, .body = body,
+		.body_len = body ? strlen(body) : 0, .timeout_ms = timeout_ms,
+		.connect_timeout_ms = timeout_ms < 2000 ? timeout_ms : 2000,
+		.max_bytes = MAX_RESPONSE,
+	};
+	struct cc_http_response res;
+	int rc;
 
-	global_init();
-	if (!*handle && !(*handle = curl_easy_init())) {
-		*code = "failed";
-		snprintf(err, errlen, "cannot start libcurl");
-		return -1;
-	}
-	h = *handle;
-	curl_easy_reset(h);
-	out->len = 0;
-	curl_easy_setopt(h, CURLOPT_URL, url);
-#if LIBCURL_VERSION_NUM >= 0x075500
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-#else
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS, CURLPROTO_HTTP | CURLPROTO_HTTPS);
-#endif
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS,
-	    timeout_ms < 2000 ? timeout_ms : 2000L);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, timeout_ms);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, collect);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &s);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, ebuf);
-	curl_easy_setopt(h, CURLOPT_USERAGENT, PACKAGE_NAME "/" PACKAGE_VERSION);
-	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-	hdr = curl_slist_append(hdr, "Accept: application/json");
+	headers[nh++] = "Accept: application/json";
+	if (body)
+		headers[nh++] = "Content-Type: application/json";
 	if (key && *key) {
 		size_t n = strlen(key) + sizeof "Authorization: Bearer ";
 
 		auth = cc_xmalloc(n);
 		snprintf(auth, n, "Authorization: Bearer %s", key);
-		hdr = curl_slist_append(hdr, auth);
+		headers[nh++] = auth;
+		req.secret_headers = 1;
 	}
-	if (body) {
-		hdr = curl_slist_append(hdr, "Content-Type: application/json");
-		curl_easy_setopt(h, CURLOPT_POSTFIELDS, body);
-		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-	}
-	curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdr);
-	rc = curl_easy_perform(h);
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
-	curl_slist_free_all(hdr);
+	headers[nh] = NULL;
+	rc = cc_http_fetch(&req, &res);
 	if (auth) {
 		memset(auth, 0, strlen(auth));
 		free(auth);
 	}
-	if (rc != CURLE_OK) {
-		*code = s.too_big ? "too_large" :
-		    rc == CURLE_OPERATION_TIMEDOUT ? "timeout" :
-		    rc == CURLE_COULDNT_CONNECT || rc == CURLE_COULDNT_RESOLVE_HOST ?
-		    "unreachable" : "failed";
-		if (s.too_big)
-			snprintf(err, errlen, "response larger than %d bytes",
-			    MAX_RESPONSE);
-		else
-			snprintf(err, errlen, "%s", *ebuf ? ebuf :
-			    curl_easy_strerror(rc));
-		return -1;
+	out->len = 0;
+	if (rc == 0) {
+		cc_buf_add(out, res.body.data ? res.body.data : "", res.body.len);
+	} else {
+		/* the names cc-rag(1) documents */
+		*code = !strcmp(res.error_code, "connect") ? "unreachable" :
+		    !strcmp(res.error_code, "network") ? "failed" : res.error_code;
+		snprintf(err, errlen, "%s", res.error);
 	}
-	if (status < 200 || status > 299) {
-		*code = "http_status";
-		snprintf(err, errlen, "HTTP status %ld", status);
-		return -1;
-	}
-	return 0;
+	cc_http_response_release(&res);
+	return rc;
 }
 
 static long
@@ -186,9 +115,7 @@ cc_websearch_init(struct cc_websearch *ws)
 void
 cc_websearch_release(struct cc_websearch *ws)
 {
-	if (ws->curl)
-		curl_easy_cleanup(ws->curl);
-	ws->curl = NULL;
+	memset(ws, 0, sizeof *ws);
 }
 
 /* The spec's web-search keywords (seed 002, shouldUseWebSearch). */
@@ -267,30 +194,29 @@ cc_websearch_query(struct cc_websearch *ws, const char *q, size_t len,
     const char **code, char *err, size_t errlen)
 {
 	struct cc_buf url = {0}, body = {0};
-	char *esc;
+	char *text;
 	jv doc, results;
 	int rc = -1;
 
 	*hits = NULL;
 	*nhits = 0;
-	global_init();
-	if (!ws->curl && !(ws->curl = curl_easy_init())) {
-		*code = "failed";
-		snprintf(err, errlen, "cannot start libcurl");
-		return -1;
-	}
-	esc = curl_easy_escape(ws->curl, q, (int)(len > 2000 ? 2000 : len));
+	if (len > 2000)		/* a search engine wants a question, not a book */
+		for (len = 2000; len > 0 && ((unsigned char)q[len] & 0xC0) == 0x80; len--)
+			;
+	text = cc_xmalloc(len + 1);
+	memcpy(text, q, len);
+	text[len] = '\0';
 	cc_buf_add(&url, ws->url, strlen(ws->url));
 	cc_buf_add(&url, strchr(ws->url, '?') ? "&q=" : "?q=", 3);
-	cc_buf_add(&url, esc, strlen(esc));
-	curl_free(esc);
+	cc_http_urlencode(&url, text);
+	free(text);
 	cc_buf_add(&url, "&format=json", 12);
 	if (lang && (strcmp(lang, "ja") == 0 || strcmp(lang, "en") == 0)) {
 		cc_buf_add(&url, "&language=", 10);
 		cc_buf_add(&url, lang, 2);
 	}
-	if (http_call(&ws->curl, url.data, ws->key, NULL, ws->timeout_ms, &body,
-	    code, err, errlen) < 0)
+	if (http_call(url.data, ws->key, NULL, ws->timeout_ms, &body, code, err,
+	    errlen) < 0)
 		goto out;
 	doc = jv_parse_sized(body.data ? body.data : "", (int)body.len);
 	if (!jv_is_valid(doc) || jv_get_kind(doc) != JV_KIND_OBJECT) {
@@ -362,9 +288,7 @@ cc_embed_init(struct cc_embed *e)
 void
 cc_embed_release(struct cc_embed *e)
 {
-	if (e->curl)
-		curl_easy_cleanup(e->curl);
-	e->curl = NULL;
+	memset(e, 0, sizeof *e);
 }
 
 int
@@ -397,8 +321,8 @@ cc_embed_texts(void *ctx, const char *const *texts, size_t n, float **vecs,
 	cc_jw_end(&w);
 	cc_jw_end(&w);
 	e->code = "bad_response";
-	if (http_call(&e->curl, url.data, e->key, req.data, e->timeout_ms, &body,
-	    &code, err, errlen) < 0) {
+	if (http_call(url.data, e->key, req.data, e->timeout_ms, &body, &code,
+	    err, errlen) < 0) {
 		e->code = code;
 		goto out;
 	}
