@@ -21,6 +21,9 @@ static const char usage_text[] =
 
 struct responder {
 	struct cc_config cfg;
+	struct cc_llm llm;
+	int use_llm;
+	int llm_failed;		/* some call failed: exit 4 at the end */
 	struct cc_answerer ar;
 	struct cc_texts *texts;
 	struct cc_session *store;
@@ -49,9 +52,49 @@ name(const struct responder *rs, const char *snake, const char *camel)
 	return rs->camel ? camel : snake;
 }
 
+/* What became of the LLM for one record. */
+struct llm_outcome {
+	const char *status;	/* NULL (not configured), ok, failed, rejected, skipped */
+	char why[256];
+};
+
+/*
+ * Put the composed answer to the LLM, if one is configured: the model
+ * writes the prose, the rules check its numbers against the context, and
+ * the composed answer stays when anything is off.
+ */
+static void
+ask_llm(struct responder *rs, struct cc_record *rec, struct cc_answer *a,
+    struct llm_outcome *o)
+{
+	struct cc_buf system = {0}, user = {0}, reply = {0};
+
+	o->status = NULL;
+	if (!rs->use_llm)
+		return;
+	if (cc_answer_prompt(&rs->ar, rec, a, &system, &user) < 0) {
+		o->status = "skipped";	/* time, memory, clarification, nothing found */
+	} else if (cc_llm_chat(&rs->llm, system.data, user.data, &reply, o->why,
+	    sizeof o->why) < 0) {
+		o->status = "failed";
+		rs->llm_failed = 1;
+		cc_warn("line %lu: LLM: %s; the composed answer is used", rec->line, o->why);
+	} else if (cc_answer_check(reply.data, user.data, o->why, sizeof o->why) < 0) {
+		o->status = "rejected";
+		cc_warn("line %lu: LLM answer rejected: %s", rec->line, o->why);
+	} else {
+		o->status = "ok";
+		cc_answer_use_llm(a, reply.data);
+	}
+	cc_buf_release(&system);
+	cc_buf_release(&user);
+	cc_buf_release(&reply);
+}
+
 static void
 write_response(const struct responder *rs, const struct cc_answer *a,
-    const char *category, const char *request_type, struct cc_jw *out)
+    const char *category, const char *request_type,
+    const struct llm_outcome *o, struct cc_jw *out)
 {
 	cc_jw_object(out);
 	cc_jw_key(out, "text");
@@ -80,7 +123,20 @@ write_response(const struct responder *rs, const struct cc_answer *a,
 	cc_jw_key(out, name(rs, "enhanced_rag", "enhancedRag"));
 	cc_jw_bool(out, 0);
 	cc_jw_key(out, "composer");
-	cc_jw_cstr(out, "rules");
+	cc_jw_cstr(out, o->status && strcmp(o->status, "ok") == 0 ? "llm" : "rules");
+	if (o->status) {
+		cc_jw_key(out, "llm");
+		cc_jw_object(out);
+		cc_jw_key(out, "model");
+		cc_jw_cstr(out, rs->llm.model);
+		cc_jw_key(out, "status");
+		cc_jw_cstr(out, o->status);
+		if (*o->why) {
+			cc_jw_key(out, "error");
+			cc_jw_cstr(out, o->why);
+		}
+		cc_jw_end(out);
+	}
 	cc_jw_key(out, "passages");
 	cc_jw_jv(out, a->passages);
 	if (a->events) {
@@ -97,6 +153,7 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 {
 	struct responder *rs = ctx;
 	struct cc_answer a;
+	struct llm_outcome o = {0};
 	jv route = cc_record_get(rec, "route"), keep = jv_null();
 	const char *category = NULL, *type = NULL;
 
@@ -114,7 +171,8 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		category = jv_string_value(c);
 	if (jv_get_kind(t) == JV_KIND_STRING)
 		type = jv_string_value(t);
-	write_response(rs, &a, category, type, out);
+	ask_llm(rs, rec, &a, &o);
+	write_response(rs, &a, category, type, &o, out);
 	if (a.turn >= 0 && rs->store &&
 	    cc_session_answer(rs->store, a.turn, a.text.data, rs->cfg.now) < 0)
 		cc_warn("line %lu: cannot add the answer to turn %lld: %s", rec->line,
@@ -200,7 +258,12 @@ main(int argc, char **argv)
 		if (*end || rs.ar.window < 0)
 			cc_die(CC_EXIT_USAGE, "invalid CC_MEMORY_WINDOW '%s'", w);
 	}
+	rs.use_llm = cc_llm_from_env(&rs.llm);
 	status = cc_record_run(&stage, stdin, stdout);
+	if (status == CC_EXIT_OK && rs.llm_failed)
+		status = CC_EXIT_UPSTREAM;
+	cc_llm_release(&rs.llm);
+	cc_http_cleanup();
 	cc_session_close(rs.store);
 	cc_texts_free(rs.texts);
 	cc_config_release(&rs.cfg);

@@ -705,6 +705,38 @@ void cc_answer_release(struct cc_answer *a);
  */
 int cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	struct cc_session *store, struct cc_answer *a);
+/*
+ * The system and user prompts (seeds 002 and 004) for putting a composed
+ * answer to an LLM; -1 when there is nothing to ground one in (time,
+ * memory, clarification, nothing found).  The user prompt is also the
+ * grounding that cc_answer_check() holds the LLM's answer to.
+ */
+int cc_answer_prompt(const struct cc_answerer *ar, struct cc_record *rec,
+	const struct cc_answer *a, struct cc_buf *system, struct cc_buf *user);
+/* 0 if every number the text states is in the grounding; else -1 and why. */
+int cc_answer_check(const char *text, const char *grounding, char *why,
+	size_t whylen);
+/* Make the LLM's text the answer, with the rules' emotion tag if it has none. */
+void cc_answer_use_llm(struct cc_answer *a, const char *text);
+
+/* ---- an optional LLM (cc_llm.c; cc-respond(1) ENVIRONMENT) ---- */
+
+struct cc_llm {
+	char *url;		/* CC_LLM_BASE_URL + /chat/completions */
+	char *model;		/* CC_LLM_MODEL */
+	char *auth;		/* "Authorization: Bearer " CC_LLM_API_KEY, or NULL */
+	long timeout_ms;	/* CC_LLM_TIMEOUT_MS, default 20000 */
+};
+/* 1 and l set up when CC_LLM_BASE_URL is set, else 0. */
+int cc_llm_from_env(struct cc_llm *l);
+void cc_llm_release(struct cc_llm *l);
+/*
+ * One chat completion (max 500 tokens; one retry after 429, 5xx or a
+ * timeout).  0 with the text appended to out, or -1 with a reason that
+ * never contains the key.
+ */
+int cc_llm_chat(const struct cc_llm *l, const char *system, const char *user,
+	struct cc_buf *out, char *err, size_t errlen);
 
 /* ---- local dates in CC_TZ (cc_time.c) ---- */
 

@@ -575,3 +575,168 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	jv_free(keep);
 	return 0;
 }
+
+/* ---- an optional LLM: prompts, and checking what it wrote ---- */
+
+static const char *
+text_or(const struct cc_answerer *ar, const char *key, const char *lang)
+{
+	const char *t = cc_texts_get(ar->texts, key, lang, NULL);
+
+	return t ? t : "";
+}
+
+int
+cc_answer_prompt(const struct cc_answerer *ar, struct cc_record *rec,
+    const struct cc_answer *a, struct cc_buf *system, struct cc_buf *user)
+{
+	jv retrieval = cc_record_get(rec, "retrieval"), events = cc_record_get(rec, "events");
+	jv keep = jv_array();
+	const char *agent = a->agent_name, *lang = a->language, *context = NULL;
+	int kb = 0, web = 0, rc = 0;
+	size_t qlen;
+	const char *q = cc_record_query(rec, &qlen);
+	struct cc_buf query = {0}, range = {0}, list = {0};
+
+	cc_buf_add(&query, q ? q : "", q ? qlen : 0);
+	for (int i = 0; i < a->nsources; i++) {
+		kb |= strcmp(a->sources[i], "knowledge_base") == 0;
+		web |= strcmp(a->sources[i], "web_search") == 0;
+	}
+	if (strcmp(agent, "GeneralKnowledgeAgent") == 0 && (kb || web)) {
+		context = str(retrieval, "context", &keep);
+	} else if (strcmp(agent, "BusinessInfoAgent") == 0 ||
+	    strcmp(agent, "FacilityAgent") == 0) {
+		/* the passage the composed answer quotes, and only that one */
+		jv results = member(retrieval, "results");
+		int n = jv_get_kind(results) == JV_KIND_ARRAY ? jv_array_length(jv_copy(results)) : 0;
+		for (int i = 0; i < n; i++) {
+			jv r = jv_array_get(jv_copy(results), i);
+			jv id = member(r, "id"), first = jv_array_get(jv_copy(a->passages), 0);
+
+			if (jv_equal(jv_copy(id), jv_copy(first)))
+				context = str(r, "content", &keep);
+			jv_free(id);
+			jv_free(first);
+			jv_free(r);
+		}
+		jv_free(results);
+	}
+	if (strcmp(agent, "EventAgent") == 0) {
+		jv items = member(events, "items");
+		int n = jv_get_kind(items) == JV_KIND_ARRAY ? jv_array_length(jv_copy(items)) : 0;
+
+		range_words(ar, events, lang, &range);
+		for (int i = 0; i < n && i < MAX_EVENTS; i++) {
+			jv item = jv_array_get(jv_copy(items), i);
+
+			if (i)
+				cc_buf_add(&list, "\n\n", 2);
+			event_item(ar, item, lang, &list);
+			jv_free(item);
+		}
+		jv_free(items);
+		struct cc_var v[] = {
+			{ "query", query.data, 0 }, { "range", range.data ? range.data : "", 0 },
+			{ "events", list.data ? list.data : text_or(ar, "llm.no_events", lang), 0 },
+			{ "context", text_or(ar, "llm.no_context", lang), 0 }, { 0 },
+		};
+		cc_texts_fill(user, text_or(ar, "llm.event", lang), v);
+	} else if (context && *context) {
+		struct cc_var v[] = {
+			{ "sources", text_or(ar, kb && web ? "llm.sources.both" : web ?
+			    "llm.sources.web" : "llm.sources.kb", lang), 0 },
+			{ "query", query.data, 0 }, { "context", context, 0 }, { 0 },
+		};
+		cc_texts_fill(user, text_or(ar, "llm.general", lang), v);
+	} else {
+		rc = -1;	/* nothing to ground an answer in: keep the composed one */
+	}
+	cc_buf_add(system, text_or(ar, "llm.system", lang), strlen(text_or(ar, "llm.system", lang)));
+	cc_buf_release(&query);
+	cc_buf_release(&range);
+	cc_buf_release(&list);
+	jv_free(retrieval);
+	jv_free(events);
+	jv_free(keep);
+	return rc;
+}
+
+/* The digits of s with thousands separators dropped (1,700 -> 1700). */
+static char *
+digits_only(const char *s)
+{
+	size_t n, o = 0;
+	char *norm = cc_text_nfkc(s, strlen(s), &n), *out;
+
+	if (!norm)
+		norm = cc_xstrdup(s), n = strlen(s);
+	out = cc_xmalloc(n + 1);
+	for (size_t i = 0; i < n; i++)
+		if (!(norm[i] == ',' && i > 0 && norm[i - 1] >= '0' && norm[i - 1] <= '9' &&
+		    norm[i + 1] >= '0' && norm[i + 1] <= '9'))
+			out[o++] = norm[i];
+	out[o] = '\0';
+	free(norm);
+	return out;
+}
+
+int
+cc_answer_check(const char *text, const char *grounding, char *why, size_t whylen)
+{
+	char *t = digits_only(text), *g = digits_only(grounding);
+	int rc = 0;
+
+	for (char *p = t; *p && rc == 0; ) {
+		if (*p < '0' || *p > '9') {
+			p++;
+			continue;
+		}
+		size_t k = strspn(p, "0123456789");
+		char num[32];
+
+		snprintf(num, sizeof num, "%.*s", (int)(k < 31 ? k : 31), p);
+		/* the same digits, not inside a longer number of the context */
+		int found = 0;
+		for (const char *h = strstr(g, num); h && !found; h = strstr(h + 1, num))
+			found = (h == g || h[-1] < '0' || h[-1] > '9') &&
+			    (h[k] < '0' || h[k] > '9');
+		if (!found) {
+			snprintf(why, whylen, "states %s, which the context does not", num);
+			rc = -1;
+		}
+		p += k;
+	}
+	free(t);
+	free(g);
+	return rc;
+}
+
+static int
+emotion_tag(const char *s, size_t *len)
+{
+	static const char *const tags[] = { "[happy]", "[sad]", "[relaxed]", "[surprised]" };
+
+	for (size_t i = 0; i < 4; i++)
+		if (strncmp(s, tags[i], strlen(tags[i])) == 0) {
+			*len = strlen(tags[i]);
+			return 1;
+		}
+	return 0;
+}
+
+void
+cc_answer_use_llm(struct cc_answer *a, const char *text)
+{
+	struct cc_buf b = {0};
+	size_t k;
+
+	while (*text == ' ' || *text == '\n')
+		text++;
+	/* the model dropped the tag: the rules' tag goes first */
+	if (!emotion_tag(text, &k) && a->text.data && emotion_tag(a->text.data, &k))
+		cc_buf_add(&b, a->text.data, k);
+	cc_buf_add(&b, text, strlen(text));
+	cc_buf_release(&a->text);
+	a->text = b;
+}

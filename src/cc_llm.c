@@ -1,0 +1,165 @@
+/*
+ * An optional OpenAI-compatible chat-completions client.  The LLM only
+ * writes prose: what it writes is checked by the caller and replaced by the
+ * composed answer when the call fails or the check does (seed 003: the LLM
+ * does not decide).
+ *
+ * Configuration is the environment only, so the key is never on a command
+ * line: CC_LLM_BASE_URL (".../v1"), CC_LLM_MODEL, CC_LLM_API_KEY (sent as
+ * a bearer token, never logged, never cached), CC_LLM_TIMEOUT_MS.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cc.h"
+
+#define MAX_TOKENS 500		/* seed 002: LLM generation within 500 tokens */
+#define ATTEMPTS 2		/* one retry after 429, 5xx or a timeout */
+
+int
+cc_llm_from_env(struct cc_llm *l)
+{
+	const char *base = getenv("CC_LLM_BASE_URL");
+	const char *model = getenv("CC_LLM_MODEL");
+	const char *key = getenv("CC_LLM_API_KEY");
+	const char *t = getenv("CC_LLM_TIMEOUT_MS");
+	size_t n;
+
+	memset(l, 0, sizeof *l);
+	if (!base || !*base)
+		return 0;
+	n = strlen(base);
+	while (n && base[n - 1] == '/')
+		n--;
+	l->url = cc_xmalloc(n + sizeof "/chat/completions");
+	memcpy(l->url, base, n);
+	strcpy(l->url + n, "/chat/completions");
+	l->model = cc_xstrdup(model && *model ? model : "gpt-4o-mini");
+	if (key && *key) {
+		l->auth = cc_xmalloc(strlen(key) + sizeof "Authorization: Bearer ");
+		strcpy(l->auth, "Authorization: Bearer ");
+		strcat(l->auth, key);
+	}
+	l->timeout_ms = t && atol(t) > 0 ? atol(t) : 20000;
+	return 1;
+}
+
+void
+cc_llm_release(struct cc_llm *l)
+{
+	free(l->url);
+	free(l->model);
+	if (l->auth) {	/* the key: do not leave it in freed memory */
+		memset(l->auth, 0, strlen(l->auth));
+		free(l->auth);
+	}
+	memset(l, 0, sizeof *l);
+}
+
+static void
+request_body(const struct cc_llm *l, const char *system, const char *user,
+    struct cc_buf *b)
+{
+	struct cc_jw w;
+
+	cc_jw_init(&w, b);
+	cc_jw_object(&w);
+	cc_jw_key(&w, "model");
+	cc_jw_cstr(&w, l->model);
+	cc_jw_key(&w, "max_tokens");
+	cc_jw_num(&w, MAX_TOKENS);
+	cc_jw_key(&w, "temperature");
+	cc_jw_num(&w, 0.3);
+	cc_jw_key(&w, "messages");
+	cc_jw_array(&w);
+	cc_jw_object(&w);
+	cc_jw_key(&w, "role");
+	cc_jw_cstr(&w, "system");
+	cc_jw_key(&w, "content");
+	cc_jw_cstr(&w, system);
+	cc_jw_end(&w);
+	cc_jw_object(&w);
+	cc_jw_key(&w, "role");
+	cc_jw_cstr(&w, "user");
+	cc_jw_key(&w, "content");
+	cc_jw_cstr(&w, user);
+	cc_jw_end(&w);
+	cc_jw_end(&w);
+	cc_jw_end(&w);
+}
+
+/* choices[0].message.content, or -1 with a reason. */
+static int
+parse_reply(const struct cc_buf *body, struct cc_buf *out, char *err, size_t errlen)
+{
+	jv v = jv_parse_sized(body->data ? body->data : "", (int)body->len);
+	jv c;
+	int rc = -1;
+
+	if (jv_get_kind(v) != JV_KIND_OBJECT) {
+		snprintf(err, errlen, "the answer is not a JSON object");
+		jv_free(v);
+		return -1;
+	}
+	c = jv_object_get(jv_copy(v), jv_string("choices"));
+	if (jv_get_kind(c) == JV_KIND_ARRAY && jv_array_length(jv_copy(c)) > 0) {
+		jv m = jv_object_get(jv_array_get(jv_copy(c), 0), jv_string("message"));
+		jv t = jv_get_kind(m) == JV_KIND_OBJECT ?
+		    jv_object_get(jv_copy(m), jv_string("content")) : jv_invalid();
+
+		if (jv_get_kind(t) == JV_KIND_STRING && jv_string_length_bytes(jv_copy(t)) > 0) {
+			cc_buf_add(out, jv_string_value(t),
+			    (size_t)jv_string_length_bytes(jv_copy(t)));
+			rc = 0;
+		}
+		jv_free(t);
+		jv_free(m);
+	}
+	if (rc < 0)
+		snprintf(err, errlen, "the answer has no choices[0].message.content");
+	jv_free(c);
+	jv_free(v);
+	return rc;
+}
+
+int
+cc_llm_chat(const struct cc_llm *l, const char *system, const char *user,
+    struct cc_buf *out, char *err, size_t errlen)
+{
+	const char *headers[3] = { "Content-Type: application/json", l->auth, NULL };
+	struct cc_buf body = {0};
+	int rc = -1;
+
+	request_body(l, system, user, &body);
+	for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
+		struct cc_http_request req = {
+			.url = l->url, .headers = headers, .secret_headers = 1,
+			.body = body.data, .body_len = body.len,
+			.timeout_ms = l->timeout_ms, .max_bytes = 1 << 20,
+		};
+		struct cc_http_response res = {0};
+
+		if (cc_http_fetch(&req, &res) == 0) {
+			rc = parse_reply(&res.body, out, err, errlen);
+			cc_http_response_release(&res);
+			break;	/* a malformed answer is not retried */
+		}
+		snprintf(err, errlen, "%s", res.error);
+		int again = res.error_code && (strcmp(res.error_code, "timeout") == 0 ||
+		    strcmp(res.error_code, "rate_limited") == 0 ||
+		    (strcmp(res.error_code, "http_status") == 0 && res.status >= 500));
+		cc_http_response_release(&res);
+		if (!again)
+			break;
+		if (attempt < ATTEMPTS) {	/* a short pause before the retry */
+			struct timespec pause = { 0, 200 * 1000000L };
+
+			nanosleep(&pause, NULL);
+		}
+	}
+	cc_buf_release(&body);
+	return rc;
+}
