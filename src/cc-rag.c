@@ -61,6 +61,7 @@ struct rag {
 struct route {
 	int present;
 	char agent[64], category[64], request_type[64], language[8];
+	char search[2048];	/* route.search_query: the question continued */
 };
 
 /* Copy a string member of obj into buf (empty if absent or not a string). */
@@ -90,6 +91,7 @@ read_route(struct cc_record *rec, struct route *r)
 		member(v, "category", r->category, sizeof r->category);
 		member(v, "request_type", r->request_type, sizeof r->request_type);
 		member(v, "language", r->language, sizeof r->language);
+		member(v, "search_query", r->search, sizeof r->search);
 	}
 	jv_free(v);
 }
@@ -362,6 +364,10 @@ rag(void *vctx, struct cc_record *rec, struct cc_jw *out)
 	if (!q)
 		return cc_record_fail(rec, "no_query",
 		    "the record has no string \"query\"");
+	if (*r.search) {	/* "サイノの方" searches with the question it answers */
+		q = r.search;
+		len = strlen(r.search);
+	}
 	lang = answer_language(rec, &r, q, len);
 	web_allowed = g->web_on && (!r.present ||
 	    strcmp(r.agent, "GeneralKnowledgeAgent") == 0);
