@@ -142,6 +142,17 @@ member(jv obj, const char *key)
 	return v;
 }
 
+/* 1 if obj[key] is true; borrows obj. */
+static int
+is_true(jv obj, const char *key)
+{
+	jv v = member(obj, key);
+	int t = jv_get_kind(v) == JV_KIND_TRUE;
+
+	jv_free(v);
+	return t;
+}
+
 static int
 has_member(jv obj, const char *key)
 {
@@ -154,10 +165,12 @@ has_member(jv obj, const char *key)
 static enum kind
 detect_kind(jv r, int *ok)
 {
-	jv expect = member(r, "expect");
+	jv expect = member(r, "expect"), turns = member(r, "turns");
+	int sessions = jv_get_kind(turns) == JV_KIND_ARRAY;
 
+	jv_free(turns);
 	*ok = 1;
-	if (jv_get_kind(member(r, "turns")) == JV_KIND_ARRAY) {
+	if (sessions) {
 		jv_free(expect);
 		return SESSIONS;
 	}
@@ -853,7 +866,7 @@ score_file(struct file *f, struct score *s, jv *misses)
 
 				if (has_member(row, "spec_literal"))
 					tally(&s->spec_literal, jv_equal(jv_copy(lit), member(got, "time_range")));
-				if (jv_get_kind(member(row, "extension")) == JV_KIND_TRUE &&
+				if (is_true(row, "extension") &&
 				    jv_get_kind(ext) == JV_KIND_OBJECT) {
 					tally(&s->ext_kind, jv_equal(member(ext, "kind"), member(got, "kind")));
 					tally(&s->ext_start, same_date(member(ext, "start"),
@@ -1114,7 +1127,7 @@ report(struct opts *o, struct file *f, struct score *s, jv misses)
 		put_escaped(jv_string_value(idt), (size_t)jv_string_length_bytes(jv_copy(idt)));
 		if (jv_get_kind(turn) == JV_KIND_NUMBER)
 			printf(" turn %d", (int)jv_number_value(turn));
-		if (jv_get_kind(member(m, "alt_ok")) == JV_KIND_TRUE)
+		if (is_true(m, "alt_ok"))
 			printf(" (alt ok)");
 		printf(" \"");
 		put_escaped(jv_string_value(q), (size_t)jv_string_length_bytes(jv_copy(q)));
