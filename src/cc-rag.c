@@ -76,6 +76,26 @@ member(jv obj, const char *key, char *buf, size_t size)
 	jv_free(v);
 }
 
+/* A string cut by snprintf at size - 1 bytes must not end inside a
+   character: the tokenizer ignores text that is not UTF-8. */
+static void
+cut_utf8(char *s, size_t size)
+{
+	size_t n = strlen(s), k = n;
+
+	if (n < size - 1)
+		return;
+	while (k > 0 && ((unsigned char)s[k - 1] & 0xC0) == 0x80)
+		k--;
+	if (k > 0 && (unsigned char)s[k - 1] >= 0xC0) {
+		unsigned char lead = (unsigned char)s[k - 1];
+		size_t want = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2;
+
+		if (n - (k - 1) < want)
+			s[k - 1] = '\0';
+	}
+}
+
 static void
 read_route(struct cc_record *rec, struct route *r)
 {
@@ -92,6 +112,7 @@ read_route(struct cc_record *rec, struct route *r)
 		member(v, "request_type", r->request_type, sizeof r->request_type);
 		member(v, "language", r->language, sizeof r->language);
 		member(v, "search_query", r->search, sizeof r->search);
+		cut_utf8(r->search, sizeof r->search);
 	}
 	jv_free(v);
 }
@@ -390,8 +411,7 @@ rag(void *vctx, struct cc_record *rec, struct cc_jw *out)
 		cc_buf_add(&g->key, q, len);
 		s = cache_find(g);
 		if (s->key) {
-			/* the value is the writer's first and only item */
-			cc_buf_add(out->b, s->value, s->vlen);
+			cc_jw_raw(out, s->value, s->vlen);
 			return CC_RECORD_SET;
 		}
 	}
@@ -407,7 +427,7 @@ rag(void *vctx, struct cc_record *rec, struct cc_jw *out)
 		memcpy(s->value, g->value.data, g->value.len);
 		s->vlen = g->value.len;
 	}
-	cc_buf_add(out->b, g->value.data, g->value.len);
+	cc_jw_raw(out, g->value.data, g->value.len);
 	return CC_RECORD_SET;
 }
 

@@ -10,6 +10,11 @@ $ echo '{"query":"営業時間は？","route":{"agent":"BusinessInfoAgent","cate
 $ echo '{"id":7,"query":"Is there parking?"}' | cc-rag --db rag.sqlite --limit 1 --context-chars 60
 > {"id":7,"query":"Is there parking?","retrieval":{"results":[{"id":"ec-parking-en","title":"Parking","content":"Engineer Cafe has no parking of its own. If you come by car, please use one of the coin-operated car parks nearby.","score":7.997,"language":"en","category":"facility-info","source":"knowledge_base"}],"context":"Parking\nEngineer Cafe has no parking of its own. If you come","sources":["knowledge_base"],"language":"en"}}
 
+=== a turn that continues an earlier one is searched with route.search_query
+$ printf '%s\n' '{"query":"サイノの方","route":{"agent":"BusinessInfoAgent","category":"saino-cafe","request_type":"hours","language":"ja","search_query":"カフェの営業時間は？ サイノの方"}}' '{"query":"土曜日も？","route":{"agent":"BusinessInfoAgent","category":"facility-info","request_type":"meeting-room","language":"ja","search_query":"2階の会議室は何時まで？ 土曜日も？"}}' | cc-rag --db rag.sqlite | jq -c '[.query, .retrieval.results[0].id]'
+> ["サイノの方","saino-hours-ja"]
+> ["土曜日も？","mr-hours-ja"]
+
 === the answer language: the route's, else language_detection's, else detected
 $ printf '%s\n' '{"query":"料金は？","route":{"agent":"BusinessInfoAgent","category":"facility-info","request_type":"price","language":"en"}}' '{"query":"料金は？","language_detection":{"detected_language":"en"}}' '{"query":"料金は？"}' | cc-rag --db rag.sqlite | jq -c '[.retrieval.language, .retrieval.results[0].id]'
 > ["en","ec-fees-ja"]
