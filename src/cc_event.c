@@ -31,6 +31,7 @@ struct source {
 	const char *err_code;
 	char err[256];
 	int stale;
+	int from_cache;		/* URL: the copy came from the disk cache or a 304 */
 };
 
 #define RANGE_CACHE 16
@@ -319,6 +320,7 @@ load_url(struct cc_event_sources *s, struct source *x)
 	if (cc_http_fetch(&req, &res) < 0) {
 		x->err_code = res.error_code;
 		snprintf(x->err, sizeof x->err, "%s", res.error);
+		cc_warn("calendar %s", res.error);
 		x->failed_at = now;
 		x->stale = res.stale;
 		if (!res.stale) {
@@ -327,12 +329,14 @@ load_url(struct cc_event_sources *s, struct source *x)
 		}
 	}
 	cal = cc_ics_parse(res.body.data, res.body.len, x->name, &s->lim, err, sizeof err);
+	x->from_cache = res.from_cache;
 	cc_http_response_release(&res);
 	if (!cal) {
 		char *h = cc_http_redact(x->where);
 
 		x->err_code = "bad_calendar";
 		snprintf(x->err, sizeof x->err, "%s: %s", h, err);
+		cc_warn("calendar %s", x->err);
 		x->failed_at = now;
 		free(h);
 		return;	/* keep the last good copy, if any */
@@ -403,10 +407,12 @@ strip_html(const char *s, size_t max)
 		space = 0;
 		cc_buf_add(&b, s, 1);
 	}
-	while (b.len > 0 && ((unsigned char)b.data[b.len - 1] & 0xC0) == 0x80)
-		b.len--;
-	if (b.len > 0 && ((unsigned char)b.data[b.len - 1] & 0xC0) == 0xC0)
-		b.len--;
+	if (*s) {	/* cut at the limit: not inside a character */
+		while (b.len > 0 && ((unsigned char)b.data[b.len - 1] & 0xC0) == 0x80)
+			b.len--;
+		if (b.len > 0 && ((unsigned char)b.data[b.len - 1] & 0xC0) == 0xC0)
+			b.len--;
+	}
 	if (!b.data)
 		return NULL;
 	b.data[b.len] = '\0';
@@ -442,7 +448,9 @@ connpass_url(const struct cc_event_sources *s, const struct cc_time_range *r,
 	}
 	if (r->open)
 		l = cc_date_add(f, 92);
-	if (!r->open && cc_date_diff(f, l) < 31) {
+	/* whole months by ym, other ranges up to a month by day (ymd) */
+	if (!r->open && cc_date_diff(f, l) < 31 &&
+	    !(f.day == 1 && l.day == cc_days_in_month(l.year, l.month))) {
 		cc_buf_add(u, "&ymd=", 5);
 		for (struct cc_date d = f; cc_date_cmp(d, l) <= 0; d = cc_date_add(d, 1)) {
 			if (cc_date_cmp(d, f) > 0)
@@ -668,6 +676,7 @@ build(struct cc_event_sources *s, const struct cc_time_range *r,
 			*network = 1;
 			if (connpass_events(s, x, r, range_end, &list, &pool, &cached,
 			    &stale, &code, err, sizeof err) < 0) {
+				cc_warn("%s", err);
 				add_error(&we, x->name, code, err, stale);
 				flags |= 1;
 				if (!stale)
@@ -686,7 +695,7 @@ build(struct cc_event_sources *s, const struct cc_time_range *r,
 			list.v[k].order = (unsigned)i;
 		add_answered(&ws, x->name, x->type == SRC_FILE ? "ics" :
 		    x->type == SRC_URL ? "ics-url" : "connpass", list.n - before,
-		    cached || (x->type == SRC_URL && x->stale));
+		    cached || (x->type == SRC_URL && (x->stale || x->from_cache)));
 	}
 	cc_jw_end(&ws);
 	cc_jw_end(&we);

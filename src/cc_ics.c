@@ -541,6 +541,8 @@ cc_ics_parse(const char *text, size_t len, const char *name,
 	copy = cc_xmalloc(len + 1);	/* libical wants a C string */
 	memcpy(copy, text, len);
 	copy[len] = '\0';
+	for (char *z = memchr(copy, '\0', len); z; z = memchr(z, '\0', len - (size_t)(z - copy)))
+		*z = ' ';	/* a NUL would end the text early */
 	cal->root = icalparser_parse_string(copy);
 	free(copy);
 	if (!cal->root) {
