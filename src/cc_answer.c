@@ -117,24 +117,35 @@ pick_passage(jv results, const char *lang, const char *category, int *rank)
 	return jv_invalid();
 }
 
+/* 1 if the text reads as sentences rather than a list or a table. */
+static int
+sentences(const char *s)
+{
+	return strstr(s, "。") || strstr(s, ". ") || (*s && s[strlen(s) - 1] == '.');
+}
+
 static void
 answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
     jv retrieval, const char *lang)
 {
 	jv keep = jv_array();
 	const char *category = str(route, "category", &keep);
+	const char *place = category && strcmp(category, "saino-cafe") == 0 ?
+	    "saino-cafe" : "facility-info";
 	jv results = member(retrieval, "results");
 	int rank = 0;
-	jv p = pick_passage(results, lang,
-	    category && strcmp(category, "saino-cafe") == 0 ? "saino-cafe" :
-	    "facility-info", &rank);
+	jv p = pick_passage(results, lang, place, &rank);
 
 	if (jv_is_valid(p)) {
 		const char *content = str(p, "content", &keep);
+		const char *title = str(p, "title", &keep);
 		const char *id = str(p, "id", &keep);
-		struct cc_var vars[] = { { "passage", content ? content : "", 0 }, { 0 } };
+		struct cc_var vars[] = {
+			{ "passage", content ? content : "", 0 },
+			{ "title", title ? title : "", 0 }, { 0 },
+		};
 
-		say(ar, a, "found", lang, vars);
+		say(ar, a, content && !sentences(content) ? "found.list" : "found", lang, vars);
 		a->confidence = rank == 0 ? 0.9 : 0.8;
 		add_source(a, "knowledge_base");
 		if (id)
@@ -322,7 +333,23 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 				a->passages = jv_array_append(a->passages, jv_string(id));
 			jv_free(keep);
 		} else {
+			jv results2 = member(retrieval, "results");
+			jv kb = pick_passage(results2, lang, "events", &rank);
+
 			say(ar, a, "events.none", lang, vars);
+			if (jv_is_valid(kb)) {	/* none in the range: the regular ones */
+				jv keep = jv_array();
+				const char *id = str(kb, "id", &keep);
+				struct cc_var pv[] = { { "passage", str(kb, "content", &keep), 0 }, { 0 } };
+
+				cc_texts_fill(&a->text, cc_texts_get(ar->texts, "events.regular",
+				    lang, NULL), pv);
+				if (id)
+					a->passages = jv_array_append(a->passages, jv_string(id));
+				jv_free(keep);
+			}
+			jv_free(kb);
+			jv_free(results2);
 		}
 		jv_free(p);
 		a->confidence = 0.7;

@@ -294,19 +294,66 @@ blank(const char *s, size_t n)
 	return 1;
 }
 
+/*
+ * 1 if a line is already waiting in `in`'s buffer, so reading it will not
+ * block.  glibc's FILE fields say so; elsewhere assume it would block.
+ */
+static int
+input_buffered(FILE *in)
+{
+#ifdef __GLIBC__
+	return in->_IO_read_ptr < in->_IO_read_end;
+#else
+	(void)in;
+	return 0;
+#endif
+}
+
+/*
+ * Hand the records built so far on: first let the stage settle what it
+ * wrote elsewhere (cc-route commits its session turns), so a later stage
+ * never sees a record whose turn it cannot read; then write them.
+ */
+static int
+hand_on(struct run *r, FILE *out, int push)
+{
+	if (r->stage->flush)
+		r->stage->flush(r->stage->ctx);
+	if (r->out.len && fwrite(r->out.data, 1, r->out.len, out) != r->out.len)
+		return -1;
+	r->out.len = 0;
+	return push ? fflush(out) : 0;
+}
+
+/*
+ * Records are handed on in chunks while more input is already buffered
+ * (batch throughput), and at once before a read could block or after
+ * every record when interactive (nobody waits on a stuck buffer).  So a
+ * stage never holds what it wrote (a session transaction, output) while
+ * it waits on a pipe.
+ */
+#define CHUNK 65536
+
 int
 cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 {
 	struct run r = { .stage = stage };
-	int flush = stage->unbuffered || isatty(fileno(out));
+	int interactive = stage->unbuffered || isatty(fileno(out));
 	char *line = NULL;
 	size_t cap = 0;
 	ssize_t n;
+	int failed = 0;
 
 	r.rec.whole = jv_invalid();
 	r.rec.held = jv_array();
-	while ((n = getline(&line, &cap, in)) >= 0) {
-		size_t len = (size_t)n;
+	for (;;) {
+		if (r.out.len && !input_buffered(in) && hand_on(&r, out, 1) < 0) {
+			failed = 1;
+			break;
+		}
+		if ((n = getline(&line, &cap, in)) < 0)
+			break;
+		size_t len = (size_t)n, before = r.out.len;
 
 		r.rec.line++;
 		if (len && line[len - 1] == '\n')
@@ -325,29 +372,30 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 			jv_free(r.rec.held);
 			r.rec.held = jv_array();
 		}
-		if (r.out.len || !stage->render)
+		if (r.out.len > before || !stage->render)
 			cc_buf_add(&r.out, "\n", 1);
-		if (fwrite(r.out.data, 1, r.out.len, out) != r.out.len ||
-		    (flush && fflush(out) != 0))
+		if ((interactive || r.out.len >= CHUNK) &&
+		    hand_on(&r, out, interactive) < 0) {
+			failed = 1;
 			break;
-		if (flush && stage->flush)
-			stage->flush(stage->ctx);
-		r.out.len = 0;
+		}
 	}
 	free(line);
 	jv_free(r.rec.held);
 	cc_json_doc_release(&r.rec.doc);
+	if (!failed && ferror(in)) {
+		cc_warn("cannot read input: %s", strerror(errno));
+		cc_buf_release(&r.out);
+		cc_buf_release(&r.value);
+		return CC_EXIT_INTERNAL;
+	}
+	if (failed || hand_on(&r, out, 1) != 0 || ferror(out)) {
+		cc_warn("cannot write output: %s", strerror(errno));
+		cc_buf_release(&r.out);
+		cc_buf_release(&r.value);
+		return CC_EXIT_INTERNAL;
+	}
 	cc_buf_release(&r.out);
 	cc_buf_release(&r.value);
-	if (ferror(in)) {
-		cc_warn("cannot read input: %s", strerror(errno));
-		return CC_EXIT_INTERNAL;
-	}
-	if (stage->flush)
-		stage->flush(stage->ctx);
-	if (fflush(out) != 0 || ferror(out)) {
-		cc_warn("cannot write output: %s", strerror(errno));
-		return CC_EXIT_INTERNAL;
-	}
 	return r.status;
 }

@@ -20,7 +20,7 @@ $ cc-respond --camel | jq -c .response
 === Event: the events of the range, in order, in the answer's language (ja)
 $ cc-respond | jq -c .response
 < {"query":"q","route":{"agent":"EventAgent","category":"events","request_type":"event","language":"ja"},"events":{"time_range":"thisWeek","kind":"thisWeek","items":[{"title":"もくもく会 / Mokumoku night","start":"2025-01-15T19:00:00+09:00","end":"2025-01-15T21:00:00+09:00","description":"静かに作業する夜。\nA quiet night of work.","source":"calendar"},{"title":"AI 勉強会 / AI study group","start":"2025-01-17T19:00:00+09:00","end":"2025-01-17T20:30:00+09:00","source":"calendar"}],"errors":[]}}
-> {"text":"[happy]今週は以下のイベントがあります：\n\n- もくもく会\n  時間: 2025/01/15 19:00 - 21:00\n  静かに作業する夜。\n\n- AI 勉強会\n  時間: 2025/01/17 19:00 - 20:30\n  説明なし","emotion":"excited","agent_name":"EventAgent","language":"ja","metadata":{"confidence":0.8,"category":"events","request_type":"event","sources":["calendar","knowledge_base"],"processing_info":{"enhanced_rag":false,"composer":"rules","passages":[],"events":2}}}
+> {"text":"[happy]今週は以下のイベントがあります：\n\n- もくもく会\n  時間: 2025/01/15（水）19:00 - 21:00\n  静かに作業する夜。\n\n- AI 勉強会\n  時間: 2025/01/17（金）19:00 - 20:30\n  説明なし","emotion":"excited","agent_name":"EventAgent","language":"ja","metadata":{"confidence":0.8,"category":"events","request_type":"event","sources":["calendar","knowledge_base"],"processing_info":{"enhanced_rag":false,"composer":"rules","passages":[],"events":2}}}
 
 === Event: the same in English
 $ cc-respond --text
@@ -121,3 +121,16 @@ $ cc-respond --text
 $ CC_DATADIR=/nonexistent cc-respond < /dev/null
 2> cc-respond: cannot open '/nonexistent/engineer-cafe/responses': No such file or directory
 ? 2
+
+=== Event: none in the range, and what the knowledge base says of the regular ones
+$ cc-respond --text
+< {"query":"q","route":{"agent":"EventAgent","category":"events","request_type":"event","language":"en"},"events":{"kind":"nextWeek","items":[],"errors":[]},"retrieval":{"results":[{"id":"ev-en","content":"Mokumoku every Wednesday.","language":"en","category":"events","source":"knowledge_base","score":20}]}}
+> [sad]I couldn't find any scheduled events next week at Engineer Cafe. Please check the official website or contact the staff for the most up-to-date event information.
+>
+> The regular events:
+> Mokumoku every Wednesday.
+
+=== BusinessInfo: a passage that is a list gets a lead line, and only that passage is quoted
+$ cc-respond | jq -c '.response | [.text, .metadata.processing_info.passages]'
+< {"query":"サイノ","route":{"agent":"BusinessInfoAgent","category":"saino-cafe","request_type":"hours","language":"ja"},"retrieval":{"results":[{"id":"h","title":"サイノの営業時間","content":"- 月〜木: 12:00–20:30","language":"ja","category":"saino-cafe","source":"knowledge_base","score":10},{"id":"c","title":"休業日","content":"最終月曜日は休みです。","language":"ja","category":"saino-cafe","source":"knowledge_base","score":9}]}}
+> ["[relaxed]サイノの営業時間をご案内します。\n- 月〜木: 12:00–20:30",["h"]]
