@@ -1035,8 +1035,8 @@ void cc_pipe_kill(struct cc_pipe *p);
 /*
  * Close what is still open, reap every stage and return the worst exit
  * status (the table above; a stage that could not be run counts as
- * CC_EXIT_USAGE, one killed by a signal we did not send as
- * CC_EXIT_INTERNAL).
+ * CC_EXIT_USAGE, one killed by a signal we did not send or exiting with
+ * a status outside the table as CC_EXIT_INTERNAL).
  */
 int cc_pipe_finish(struct cc_pipe *p);
 

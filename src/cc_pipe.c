@@ -248,8 +248,10 @@ cc_pipe_finish(struct cc_pipe *p)
 				break;
 			}
 		}
-		if (WIFEXITED(st))
-			code = WEXITSTATUS(st) == 127 ? CC_EXIT_USAGE : WEXITSTATUS(st);
+		if (WIFEXITED(st))	/* outside the shared table: 127 no program */
+			code = WEXITSTATUS(st) == 127 ? CC_EXIT_USAGE :
+			    WEXITSTATUS(st) > CC_EXIT_INTERNAL ? CC_EXIT_INTERNAL :
+			    WEXITSTATUS(st);
 		else
 			code = p->killed ? 0 : CC_EXIT_INTERNAL;
 		p->status[i] = code;
