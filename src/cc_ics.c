@@ -192,8 +192,9 @@ wall(time_t t, icaltimezone *z, int is_date)
 	struct icaltimetype w;
 
 	if (z) {
+		/* the zone must travel with it: UNTIL is compared across zones */
 		w = icaltime_from_timet_with_zone(t, is_date, z);
-		return w;
+		return is_date ? w : icaltime_set_timezone(&w, z);
 	}
 	{
 		struct tm tm;

@@ -143,6 +143,7 @@ $ CC_TZ=America/New_York cc-event --ics "$top_srcdir"/tests/data/events/recur.ic
 > 2025-03-15T01:00:00-04:00 Saturday class
 > 2025-03-08T00:00:00-05:00
 > 2025-03-10T00:00:00-04:00
+> 2025-03-08T00:00:00-05:00 Saturday class
 > 2025-03-09T23:00:00-04:00 Second Monday lunch (COUNT=6)
 
 === the demo calendar keeps the New Year closure (EXRULE)

@@ -446,6 +446,8 @@ test_ics_zones(void)
 	occ_is(cal, "2025-03-01T00:00:00+09:00", "2025-03-20T00:00:00+09:00", "ny",
 	    "03-04T00:00 03-10T23:00 03-17T23:00",
 	    "10:00 in New York is an hour earlier in Tokyo after the change");
+	occ_is(cal, "2025-03-17T00:00:00+09:00", "2025-03-18T00:00:00+09:00", "ny",
+	    "03-17T23:00", "an occurrence an hour before the end of the range is in it");
 	occ_is(cal, "2025-03-20T00:00:00+09:00", "2025-04-01T00:00:00+09:00", "builtin",
 	    "03-24T17:00 03-31T16:00", "a TZID from the tz database, across Europe's change");
 	cc_tz_use("America/New_York");
