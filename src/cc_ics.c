@@ -65,6 +65,15 @@ struct cc_ics {
 	struct vevent *ev;
 	size_t n;
 	struct cc_ics_limits lim;
+	/*
+	 * The occurrences in [win_start, win_end), expanded once: libical
+	 * opens an ICU calendar for every rule iterator (tens of
+	 * microseconds), so ranges inside the window are answered by
+	 * filtering this list instead.
+	 */
+	time_t win_start, win_end;
+	struct cc_event_list win;
+	int win_ok;
 };
 
 static void
@@ -613,6 +622,7 @@ cc_ics_free(struct cc_ics *cal)
 	for (size_t i = 0; i < cal->n; i++)
 		free_event(&cal->ev[i]);
 	free(cal->ev);
+	cc_event_list_release(&cal->win);
 	if (cal->root)
 		icalcomponent_free(cal->root);
 	free(cal->name);
@@ -824,8 +834,8 @@ expand_event(struct walk *w, const struct vevent *e)
 	free(exr.v);
 }
 
-int
-cc_ics_expand(struct cc_ics *cal, time_t start, time_t end, size_t upcoming,
+static int
+expand_range(struct cc_ics *cal, time_t start, time_t end, size_t upcoming,
     struct cc_event_list *out, char *err, size_t errlen)
 {
 	struct walk w = { .cal = cal, .start = start, .end = end, .out = out,
@@ -943,4 +953,37 @@ cc_event_list_finish(struct cc_event_list *l)
 		}
 	}
 	l->n = o;
+}
+
+#define WINDOW (92L * 86400)	/* about a quarter */
+
+int
+cc_ics_expand(struct cc_ics *cal, time_t start, time_t end, size_t upcoming,
+    struct cc_event_list *out, char *err, size_t errlen)
+{
+	if (!cal)
+		return 0;
+	if (!end)		/* open ranges look a year ahead: no window */
+		return expand_range(cal, start, end, upcoming, out, err, errlen);
+	if (!cal->win_ok || start < cal->win_start || end > cal->win_end) {
+		time_t ws = start, we = end - start < WINDOW ? start + WINDOW : end;
+
+		cal->win.n = 0;
+		cal->win_ok = expand_range(cal, ws, we, 0, &cal->win, NULL, 0) == 0;
+		cal->win_start = ws;
+		cal->win_end = we;
+		if (!cal->win_ok)	/* a limit: answer the range alone */
+			return expand_range(cal, start, end, upcoming, out, err, errlen);
+	}
+	/* the same test as emit(): overlapping [start, end) */
+	for (size_t i = 0; i < cal->win.n; i++) {
+		const struct cc_event *e = &cal->win.v[i];
+
+		if (e->start >= end)
+			continue;
+		if (e->end <= start && !(e->end == e->start && e->start == start))
+			continue;
+		cc_event_list_add(out, e);
+	}
+	return 0;
 }

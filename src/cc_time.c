@@ -55,6 +55,65 @@ posix_tz(const char *s)
 	return *p >= '0' && *p <= '9';
 }
 
+/*
+ * glibc's localtime_r and mktime re-parse the zone's POSIX rule (with
+ * sscanf) on every call for instants past the zone's last transition,
+ * which is every instant for Asia/Tokyo: about 10 us each.  Records ask
+ * about the same few days and instants over and over, so the answers are
+ * kept in small direct-mapped tables, emptied when the zone changes.
+ */
+#define MEMO 64
+
+static struct {
+	time_t t;
+	int used;
+	struct tm tm;
+	char iso[CC_TIME_ISO_MAX];	/* cc_time_format(), or "" */
+} memo_tm[MEMO];
+
+static struct {
+	struct cc_date d;
+	int hour, minute, used;
+	time_t t;
+} memo_mk[MEMO];
+
+static void
+memo_clear(void)
+{
+	memset(memo_tm, 0, sizeof memo_tm);
+	memset(memo_mk, 0, sizeof memo_mk);
+}
+
+static unsigned
+memo_tm_slot(time_t t)
+{
+	return (unsigned)(((uint64_t)t * 2654435761u) >> 7) % MEMO;
+}
+
+static int
+local_tm(time_t t, struct tm *tm)
+{
+	unsigned k = memo_tm_slot(t);
+
+	if (memo_tm[k].used && memo_tm[k].t == t) {
+		*tm = memo_tm[k].tm;
+		return 0;
+	}
+	if (!localtime_r(&t, tm))
+		return -1;
+	memo_tm[k].t = t;
+	memo_tm[k].tm = *tm;
+	memo_tm[k].iso[0] = '\0';
+	memo_tm[k].used = 1;
+	return 0;
+}
+
+static unsigned
+memo_mk_slot(struct cc_date d, int hour, int minute)
+{
+	return (unsigned)(((d.year * 13 + d.month) * 32 + d.day) * 1631 + hour * 61 + minute) % MEMO;
+}
+
 int
 cc_tz_use(const char *name)
 {
@@ -79,6 +138,7 @@ cc_tz_use(const char *name)
 	if (setenv("TZ", name, 1) < 0)
 		return -1;
 	tzset();
+	memo_clear();
 	return 0;
 }
 
@@ -124,7 +184,7 @@ cc_date_of(time_t t)
 {
 	struct tm tm;
 
-	if (!localtime_r(&t, &tm))
+	if (local_tm(t, &tm) < 0)
 		return (struct cc_date){ 1970, 1, 1 };
 	return (struct cc_date){ tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday };
 }
@@ -185,7 +245,19 @@ cc_local_time(struct cc_date d, int hour, int minute)
 	tm.tm_hour = hour;
 	tm.tm_min = minute;
 	tm.tm_isdst = -1;	/* let the zone decide, DST included */
-	return mktime(&tm);
+	{
+		unsigned k = memo_mk_slot(d, hour, minute);
+
+		if (memo_mk[k].used && memo_mk[k].hour == hour && memo_mk[k].minute == minute &&
+		    memcmp(&memo_mk[k].d, &d, sizeof d) == 0)
+			return memo_mk[k].t;
+		memo_mk[k].t = mktime(&tm);
+		memo_mk[k].d = d;
+		memo_mk[k].hour = hour;
+		memo_mk[k].minute = minute;
+		memo_mk[k].used = 1;
+		return memo_mk[k].t;
+	}
 }
 
 time_t
@@ -197,11 +269,16 @@ cc_date_start(struct cc_date d)
 void
 cc_time_format(time_t t, char out[CC_TIME_ISO_MAX])
 {
+	unsigned k = memo_tm_slot(t);
 	struct tm tm;
 	long off;
 	size_t n;
 
-	if (!localtime_r(&t, &tm)) {
+	if (memo_tm[k].used && memo_tm[k].t == t && memo_tm[k].iso[0]) {
+		memcpy(out, memo_tm[k].iso, CC_TIME_ISO_MAX);
+		return;
+	}
+	if (local_tm(t, &tm) < 0) {
 		snprintf(out, CC_TIME_ISO_MAX, "1970-01-01T00:00:00Z");
 		return;
 	}
@@ -209,6 +286,8 @@ cc_time_format(time_t t, char out[CC_TIME_ISO_MAX])
 	off = tm.tm_gmtoff / 60;
 	snprintf(out + n, CC_TIME_ISO_MAX - n, "%c%02ld:%02ld",
 	    off < 0 ? '-' : '+', labs(off) / 60, labs(off) % 60);
+	if (memo_tm[k].used && memo_tm[k].t == t)
+		memcpy(memo_tm[k].iso, out, CC_TIME_ISO_MAX);
 }
 
 const char *
