@@ -145,7 +145,16 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 			{ "title", title ? title : "", 0 }, { 0 },
 		};
 
-		say(ar, a, content && !sentences(content) ? "found.list" : "found", lang, vars);
+		if (content && !sentences(content)) {
+			/* the lead line names it: drop the list's own heading */
+			size_t tl = title ? strlen(title) : 0;
+
+			if (tl && strncmp(content, title, tl) == 0 && strchr(content, '\n'))
+				vars[0].value = strchr(content, '\n') + 1;
+			say(ar, a, "found.list", lang, vars);
+		} else {
+			say(ar, a, "found", lang, vars);
+		}
 		a->confidence = rank == 0 ? 0.9 : 0.8;
 		add_source(a, "knowledge_base");
 		if (id)
