@@ -69,7 +69,6 @@ cc_term_escape(struct cc_buf *out, const char *s, size_t n, int flags)
 		}
 		cc_buf_add(out, &s[start], i - start);
 	}
-	if (!out->data)
-		cc_buf_add(out, "", 0);
+	cc_buf_add(out, "", 0);	/* NUL-terminated, even when nothing was added */
 	return escaped;
 }
