@@ -601,22 +601,6 @@ handle(struct chat *c, char *line)
 
 /* ---- history, under the state directory ---- */
 
-static int
-mkdirs(char *path)
-{
-	for (char *s = path + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(path, 0700) < 0 && errno != EEXIST) {
-			*s = '/';
-			return -1;
-		}
-		*s = '/';
-	}
-	return mkdir(path, 0700) < 0 && errno != EEXIST ? -1 : 0;
-}
-
 static void
 history_open(struct chat *c)
 {
@@ -625,7 +609,7 @@ history_open(struct chat *c)
 
 	c->history_path = cc_xmalloc(n);
 	snprintf(c->history_path, n, "%s/chat_history", c->cfg.state_dir);
-	if (mkdirs(c->cfg.state_dir) < 0 ||
+	if (cc_mkdirs(c->cfg.state_dir) < 0 ||
 	    (fd = open(c->history_path, O_WRONLY | O_CREAT | O_CLOEXEC, 0600)) < 0) {
 		cc_warn("no history: cannot create '%s': %s", c->history_path, strerror(errno));
 		free(c->history_path);

@@ -46,6 +46,11 @@ void *cc_xmalloc(size_t n);
 void *cc_xrealloc(void *p, size_t n);
 char *cc_xstrdup(const char *s);
 
+/* mkdir -p; the directories it creates are private (0700).  0 or -1. */
+int cc_mkdirs(const char *path);
+/* Split off the first blank-delimited word of *s (in place). */
+char *cc_word(char **s);
+
 /* --version output, shared so every program prints the same thing. */
 void cc_print_version(void);
 
@@ -90,6 +95,11 @@ struct cc_config {
 /* Read the environment; dies with CC_EXIT_USAGE on a malformed value. */
 void cc_config_load(struct cc_config *cfg);
 void cc_config_release(struct cc_config *cfg);
+/*
+ * $<xdg_var>/concierge when that variable holds an absolute path, else
+ * $HOME/<home_dir>/concierge (fresh string): the XDG base directories.
+ */
+char *cc_xdg_dir(const char *xdg_var, const char *home_dir);
 /* A freshly allocated path: <datadir>/<domain>/<name>. */
 char *cc_config_domain_path(const struct cc_config *cfg, const char *name);
 /*

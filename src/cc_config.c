@@ -19,11 +19,10 @@ env_or(const char *name, const char *fallback)
 	return v && *v ? v : fallback;
 }
 
-static char *
-default_state_dir(void)
+char *
+cc_xdg_dir(const char *xdg_var, const char *home_dir)
 {
-	const char *xdg = getenv("XDG_STATE_HOME");
-	const char *home = getenv("HOME");
+	const char *xdg = getenv(xdg_var), *home = getenv("HOME");
 	size_t n;
 	char *p;
 
@@ -35,9 +34,9 @@ default_state_dir(void)
 	}
 	if (!home || !*home)
 		home = ".";
-	n = strlen(home) + sizeof "/.local/state/concierge";
+	n = strlen(home) + strlen(home_dir) + sizeof "//concierge";
 	p = cc_xmalloc(n);
-	snprintf(p, n, "%s/.local/state/concierge", home);
+	snprintf(p, n, "%s/%s/concierge", home, home_dir);
 	return p;
 }
 
@@ -68,7 +67,7 @@ cc_config_load(struct cc_config *cfg)
 	if (getenv("CC_STATE_DIR") && *getenv("CC_STATE_DIR"))
 		cfg->state_dir = cc_xstrdup(getenv("CC_STATE_DIR"));
 	else
-		cfg->state_dir = default_state_dir();
+		cfg->state_dir = cc_xdg_dir("XDG_STATE_HOME", ".local/state");
 	cfg->now_frozen = now && *now;
 	if (!cfg->now_frozen)
 		cfg->now = time(NULL);

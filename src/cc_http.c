@@ -89,49 +89,9 @@ cc_http_urlencode(struct cc_buf *b, const char *s)
 char *
 cc_http_cache_dir(void)
 {
-	const char *d = getenv("CC_CACHE_DIR"), *x = getenv("XDG_CACHE_HOME");
-	const char *home = getenv("HOME");
-	size_t n;
-	char *p;
+	const char *d = getenv("CC_CACHE_DIR");
 
-	if (d && *d)
-		return cc_xstrdup(d);
-	if (x && *x == '/') {
-		n = strlen(x) + sizeof "/concierge";
-		p = cc_xmalloc(n);
-		snprintf(p, n, "%s/concierge", x);
-		return p;
-	}
-	if (!home || !*home)
-		home = ".";
-	n = strlen(home) + sizeof "/.cache/concierge";
-	p = cc_xmalloc(n);
-	snprintf(p, n, "%s/.cache/concierge", home);
-	return p;
-}
-
-/* mkdir -p, private */
-static int
-make_dirs(const char *path)
-{
-	char *p = cc_xstrdup(path);
-
-	for (char *s = p + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0700) < 0 && errno != EEXIST) {
-			free(p);
-			return -1;
-		}
-		*s = '/';
-	}
-	if (mkdir(p, 0700) < 0 && errno != EEXIST) {
-		free(p);
-		return -1;
-	}
-	free(p);
-	return 0;
+	return d && *d ? cc_xstrdup(d) : cc_xdg_dir("XDG_CACHE_HOME", ".cache");
 }
 
 /* ---- the disk cache: <dir>/http/<hash>.meta and .body ---- */
@@ -264,7 +224,7 @@ cache_write(const char *key, const struct cache_entry *c)
 	sub = cc_xmalloc(n);
 	snprintf(sub, n, "%s/http", dir);
 	free(dir);
-	if (make_dirs(sub) < 0 || strchr(key, '\n')) {
+	if (cc_mkdirs(sub) < 0 || strchr(key, '\n')) {
 		free(sub);
 		return;
 	}
@@ -324,7 +284,7 @@ rate_wait(const char *key, long min_interval_ms)
 	path = cc_xmalloc(n);
 	snprintf(path, n, "%s/rate", dir);
 	free(dir);
-	if (make_dirs(path) < 0) {
+	if (cc_mkdirs(path) < 0) {
 		free(path);
 		return -1;
 	}

@@ -129,23 +129,6 @@ trim(char *s)
 	return s;
 }
 
-/* Split off the first white-space-delimited word of *s. */
-static char *
-word(char **s)
-{
-	char *w = *s, *e;
-
-	while (*w == ' ' || *w == '\t')
-		w++;
-	e = w;
-	while (*e && *e != ' ' && *e != '\t')
-		e++;
-	if (*e)
-		*e++ = '\0';
-	*s = e;
-	return w;
-}
-
 /*
  * Values are interned: a slot holds a pointer into this table, so testing
  * slot=value compares pointers.  Session values are mapped here too
@@ -431,7 +414,7 @@ parse_rule_line(struct cc_rules *r, struct slot *s, char *line, int lineno)
 	} else {
 		char *rest = line;
 
-		value = word(&rest);
+		value = cc_word(&rest);
 		cond = rest;
 	}
 	cond = trim(cond);
@@ -471,11 +454,11 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 		return parse_rule_line(r, *cur, line, lineno);
 	}
 	rest = line;
-	kw = word(&rest);
+	kw = cc_word(&rest);
 	rest = trim(rest);
 	*cur = NULL;
 	if (strcmp(kw, "cue") == 0) {
-		char *name = word(&rest);
+		char *name = cc_word(&rest);
 		int i;
 
 		rest = trim(rest);
@@ -515,18 +498,18 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 		r->fixes[r->nfixes++] = f;
 	} else if (strcmp(kw, "vocab") == 0) {
 		while (*rest) {
-			add_word(&r->vocab, &r->nvocab, word(&rest));
+			add_word(&r->vocab, &r->nvocab, cc_word(&rest));
 			r->vocab_len = cc_xrealloc(r->vocab_len, r->nvocab * sizeof *r->vocab_len);
 			r->vocab_len[r->nvocab - 1] = strlen(r->vocab[r->nvocab - 1]);
 		}
 	} else if (strcmp(kw, "context-skip") == 0) {
 		while (*rest)
-			add_word(&r->skip_agents, &r->nskip, word(&rest));
+			add_word(&r->skip_agents, &r->nskip, cc_word(&rest));
 	} else if (strcmp(kw, "language-neutral") == 0) {
 		while (*rest)
-			add_word(&r->neutral_cues, &r->nneutral, word(&rest));
+			add_word(&r->neutral_cues, &r->nneutral, cc_word(&rest));
 	} else if (strcmp(kw, "slot") == 0) {
-		char *name = word(&rest);
+		char *name = cc_word(&rest);
 
 		if (!*name || find_slot(r, name) >= 0)
 			return load_error(r, lineno, "slot needs a new name");

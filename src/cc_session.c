@@ -52,30 +52,6 @@ static const char schema[] =
 	"CREATE INDEX IF NOT EXISTS turns_by_session ON turns (session, id);"
 	"CREATE INDEX IF NOT EXISTS turns_by_time ON turns (at);";
 
-/* mkdir -p with mode 0700 for the directories it creates. */
-static int
-make_dirs(const char *path)
-{
-	char *p = cc_xstrdup(path);
-	int rc = 0;
-
-	for (char *s = p + 1; ; s++) {
-		if (*s != '/' && *s != '\0')
-			continue;
-		char c = *s;
-		*s = '\0';
-		if (mkdir(p, 0700) < 0 && errno != EEXIST) {
-			rc = -1;
-			break;
-		}
-		*s = c;
-		if (!c)
-			break;
-	}
-	free(p);
-	return rc;
-}
-
 static int
 prepare(struct cc_session *s, const char *sql, sqlite3_stmt **st)
 {
@@ -94,7 +70,7 @@ cc_session_open(const char *state_dir, time_t now, char *err, size_t errlen)
 	if (!s)
 		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	snprintf(path, n, "%s/sessions.db", state_dir);
-	if (make_dirs(state_dir) < 0) {
+	if (cc_mkdirs(state_dir) < 0) {
 		snprintf(err, errlen, "cannot create '%s': %s", state_dir, strerror(errno));
 		goto fail;
 	}

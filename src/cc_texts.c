@@ -40,22 +40,6 @@ unescape(char *s)
 	*o = '\0';
 }
 
-static char *
-field(char **s)
-{
-	char *w = *s, *e;
-
-	while (*w == ' ' || *w == '\t')
-		w++;
-	e = w;
-	while (*e && *e != ' ' && *e != '\t')
-		e++;
-	if (*e)
-		*e++ = '\0';
-	*s = e;
-	return w;
-}
-
 struct cc_texts *
 cc_texts_load(const char *path, char *err, size_t errlen)
 {
@@ -82,9 +66,9 @@ cc_texts_load(const char *path, char *err, size_t errlen)
 			p++;
 		if (!*p || *p == '#')
 			continue;
-		key = field(&p);
-		lang = field(&p);
-		emotion = field(&p);
+		key = cc_word(&p);
+		lang = cc_word(&p);
+		emotion = cc_word(&p);
 		while (*p == ' ' || *p == '\t')
 			p++;
 		if (!*lang || !*emotion || !*p) {

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cc.h"
 
@@ -116,4 +117,42 @@ cc_option_common(int c, char **argv, const char *usage, int *unbuffered)
 	}
 	fputs(usage, stderr);
 	exit(CC_EXIT_USAGE);
+}
+
+int
+cc_mkdirs(const char *path)
+{
+	char *p = cc_xstrdup(path);
+	int rc = 0;
+
+	for (char *s = p + 1; rc == 0; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+
+		*s = '\0';
+		if (mkdir(p, 0700) < 0 && errno != EEXIST)
+			rc = -1;
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return rc;
+}
+
+char *
+cc_word(char **s)
+{
+	char *w = *s, *e;
+
+	while (*w == ' ' || *w == '\t')
+		w++;
+	e = w;
+	while (*e && *e != ' ' && *e != '\t')
+		e++;
+	if (*e)
+		*e++ = '\0';
+	*s = e;
+	return w;
 }
