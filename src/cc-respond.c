@@ -1,9 +1,12 @@
 /* cc-respond: the answer, for every agent, in the visitor's language. */
 #include "config.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cc.h"
 
@@ -23,6 +26,7 @@ struct responder {
 	struct cc_config cfg;
 	struct cc_llm llm;
 	int use_llm;
+	int stream_fd;		/* CC_STREAM_FD: write the answer as it comes */
 	int llm_failed;		/* some call failed: exit 4 at the end */
 	struct cc_answerer ar;
 	struct cc_texts *texts;
@@ -59,6 +63,58 @@ struct llm_outcome {
 };
 
 /*
+ * Streaming: pieces of the model's answer go to CC_STREAM_FD as they come.
+ * The first few bytes wait until it is clear whether the model began with
+ * an emotion tag; if not, the rules' tag goes first.
+ */
+struct streamer {
+	int fd;
+	const char *tag;	/* the composed answer's tag */
+	size_t taglen;
+	struct cc_buf head;
+	int started;
+};
+
+static void
+put_fd(int fd, const char *s, size_t n)
+{
+	while (n > 0) {
+		ssize_t k = write(fd, s, n);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			return;	/* the reader left: the record still tells */
+		s += k;
+		n -= (size_t)k;
+	}
+}
+
+static void
+stream_start(struct streamer *st)
+{
+	if (!cc_answer_tag(st->head.data ? st->head.data : ""))
+		put_fd(st->fd, st->tag, st->taglen);
+	put_fd(st->fd, st->head.data ? st->head.data : "", st->head.len);
+	st->started = 1;
+}
+
+static void
+stream_delta(const char *s, size_t n, void *arg)
+{
+	struct streamer *st = arg;
+
+	if (st->started) {
+		put_fd(st->fd, s, n);
+		return;
+	}
+	cc_buf_add(&st->head, s, n);
+	if (st->head.len >= 12 || memchr(st->head.data, ']', st->head.len) ||
+	    st->head.data[0] != '[')
+		stream_start(st);
+}
+
+/*
  * Put the composed answer to the LLM, if one is configured: the model
  * writes the prose, the rules check its numbers against the context, and
  * the composed answer stays when anything is off.
@@ -68,14 +124,19 @@ ask_llm(struct responder *rs, struct cc_record *rec, struct cc_answer *a,
     struct llm_outcome *o)
 {
 	struct cc_buf system = {0}, user = {0}, reply = {0};
+	size_t taglen = a->text.data ? cc_answer_tag(a->text.data) : 0;
+	struct streamer st = { .fd = rs->stream_fd, .tag = a->text.data, .taglen = taglen };
 
 	o->status = NULL;
 	if (!rs->use_llm)
 		return;
 	if (cc_answer_prompt(&rs->ar, rec, a, &system, &user) < 0) {
 		o->status = "skipped";	/* time, memory, clarification, nothing found */
-	} else if (cc_llm_chat(&rs->llm, system.data, user.data, &reply, o->why,
-	    sizeof o->why) < 0) {
+	} else if ((rs->stream_fd >= 0 ?
+	    cc_llm_chat_stream(&rs->llm, system.data, user.data, &reply, o->why,
+	    sizeof o->why, stream_delta, &st) :
+	    cc_llm_chat(&rs->llm, system.data, user.data, &reply, o->why,
+	    sizeof o->why)) < 0) {
 		o->status = "failed";
 		rs->llm_failed = 1;
 		cc_warn("line %lu: LLM: %s; the composed answer is used", rec->line, o->why);
@@ -86,6 +147,20 @@ ask_llm(struct responder *rs, struct cc_record *rec, struct cc_answer *a,
 		o->status = "ok";
 		cc_answer_use_llm(a, reply.data);
 	}
+	if (rs->stream_fd >= 0 && !st.started && st.head.len && o->status &&
+	    strcmp(o->status, "ok") == 0)
+		stream_start(&st);	/* a short answer, all still held back */
+	if (st.started && strcmp(o->status, "ok") != 0) {
+		/* what was shown could not be confirmed: say the composed answer */
+		struct cc_buf fix = {0};
+		struct cc_var v[] = { { "answer", a->text.data ? a->text.data : "", 0 }, { 0 } };
+		const char *t = cc_texts_get(rs->texts, "llm.correction", a->language, NULL);
+
+		cc_texts_fill(&fix, t ? t : "\n\n{answer}", v);
+		put_fd(rs->stream_fd, fix.data, fix.len);
+		cc_buf_release(&fix);
+	}
+	cc_buf_release(&st.head);
 	cc_buf_release(&system);
 	cc_buf_release(&user);
 	cc_buf_release(&reply);
@@ -259,6 +334,13 @@ main(int argc, char **argv)
 			cc_die(CC_EXIT_USAGE, "invalid CC_MEMORY_WINDOW '%s'", w);
 	}
 	rs.use_llm = cc_llm_from_env(&rs.llm);
+	rs.stream_fd = -1;
+	if (getenv("CC_STREAM_FD") && *getenv("CC_STREAM_FD")) {
+		rs.stream_fd = (int)strtol(getenv("CC_STREAM_FD"), &end, 10);
+		if (*end || rs.stream_fd < 0 || fcntl(rs.stream_fd, F_GETFD) < 0)
+			cc_die(CC_EXIT_USAGE, "CC_STREAM_FD '%s' is not an open file "
+			    "descriptor", getenv("CC_STREAM_FD"));
+	}
 	status = cc_record_run(&stage, stdin, stdout);
 	if (status == CC_EXIT_OK && rs.llm_failed)
 		status = CC_EXIT_UPSTREAM;

@@ -726,6 +726,8 @@ int cc_answer_prompt(const struct cc_answerer *ar, struct cc_record *rec,
 /* 0 if every number the text states is in the grounding; else -1 and why. */
 int cc_answer_check(const char *text, const char *grounding, char *why,
 	size_t whylen);
+/* The length of the emotion tag s begins with ([happy] ...), or 0. */
+size_t cc_answer_tag(const char *s);
 /* Make the LLM's text the answer, with the rules' emotion tag if it has none. */
 void cc_answer_use_llm(struct cc_answer *a, const char *text);
 
@@ -747,6 +749,14 @@ void cc_llm_release(struct cc_llm *l);
  */
 int cc_llm_chat(const struct cc_llm *l, const char *system, const char *user,
 	struct cc_buf *out, char *err, size_t errlen);
+/*
+ * The same, streamed ("stream": true, server-sent events): delta() gets
+ * each piece of text as it comes.  A stream that ends without its final
+ * "[DONE]" is a failure (cut off); nothing is retried once text came.
+ */
+int cc_llm_chat_stream(const struct cc_llm *l, const char *system,
+	const char *user, struct cc_buf *out, char *err, size_t errlen,
+	void (*delta)(const char *s, size_t n, void *arg), void *arg);
 
 /* ---- local dates in CC_TZ (cc_time.c) ---- */
 
@@ -860,6 +870,9 @@ struct cc_http_request {
 	long max_age;			/* seconds a cached copy is fresh */
 	const char *rate_key;		/* NULL: no spacing */
 	long min_interval_ms;
+	/* optional: each piece of the body as it arrives (streamed answers) */
+	void (*on_data)(const char *p, size_t n, void *arg);
+	void *on_data_arg;
 };
 
 struct cc_http_response {

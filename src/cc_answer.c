@@ -748,16 +748,14 @@ cc_answer_check(const char *text, const char *grounding, char *why, size_t whyle
 	return rc;
 }
 
-static int
-emotion_tag(const char *s, size_t *len)
+size_t
+cc_answer_tag(const char *s)
 {
 	static const char *const tags[] = { "[happy]", "[sad]", "[relaxed]", "[surprised]" };
 
 	for (size_t i = 0; i < 4; i++)
-		if (strncmp(s, tags[i], strlen(tags[i])) == 0) {
-			*len = strlen(tags[i]);
-			return 1;
-		}
+		if (strncmp(s, tags[i], strlen(tags[i])) == 0)
+			return strlen(tags[i]);
 	return 0;
 }
 
@@ -770,7 +768,7 @@ cc_answer_use_llm(struct cc_answer *a, const char *text)
 	while (*text == ' ' || *text == '\n')
 		text++;
 	/* the model dropped the tag: the rules' tag goes first */
-	if (!emotion_tag(text, &k) && a->text.data && emotion_tag(a->text.data, &k))
+	if (!cc_answer_tag(text) && a->text.data && (k = cc_answer_tag(a->text.data)))
 		cc_buf_add(&b, a->text.data, k);
 	cc_buf_add(&b, text, strlen(text));
 	cc_buf_release(&a->text);

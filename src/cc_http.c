@@ -331,6 +331,7 @@ rate_done(int fd)
 
 struct transfer {
 	struct cc_buf *body;
+	const struct cc_http_request *req;
 	size_t max;
 	int too_large;
 	char *etag, *last_modified;
@@ -348,6 +349,8 @@ on_body(char *p, size_t size, size_t n, void *arg)
 		return 0;	/* aborts the transfer */
 	}
 	cc_buf_add(t->body, p, len);
+	if (t->req->on_data)	/* a streamed answer: hand each piece on */
+		t->req->on_data(p, len, t->req->on_data_arg);
 	return len;
 }
 
@@ -453,6 +456,7 @@ cc_http_fetch(const struct cc_http_request *req, struct cc_http_response *res)
 		goto done;
 	}
 	t.body = &fresh;
+	t.req = req;
 	t.max = max;
 	curl_easy_setopt(h, CURLOPT_URL, req->url);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);

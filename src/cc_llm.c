@@ -61,7 +61,7 @@ cc_llm_release(struct cc_llm *l)
 
 static void
 request_body(const struct cc_llm *l, const char *system, const char *user,
-    struct cc_buf *b)
+    int stream, struct cc_buf *b)
 {
 	struct cc_jw w;
 
@@ -69,6 +69,10 @@ request_body(const struct cc_llm *l, const char *system, const char *user,
 	cc_jw_object(&w);
 	cc_jw_key(&w, "model");
 	cc_jw_cstr(&w, l->model);
+	if (stream) {
+		cc_jw_key(&w, "stream");
+		cc_jw_bool(&w, 1);
+	}
 	cc_jw_key(&w, "max_tokens");
 	cc_jw_num(&w, MAX_TOKENS);
 	cc_jw_key(&w, "temperature");
@@ -133,7 +137,7 @@ cc_llm_chat(const struct cc_llm *l, const char *system, const char *user,
 	struct cc_buf body = {0};
 	int rc = -1;
 
-	request_body(l, system, user, &body);
+	request_body(l, system, user, 0, &body);
 	for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
 		struct cc_http_request req = {
 			.url = l->url, .headers = headers, .secret_headers = 1,
@@ -160,6 +164,109 @@ cc_llm_chat(const struct cc_llm *l, const char *system, const char *user,
 			nanosleep(&pause, NULL);
 		}
 	}
+	cc_buf_release(&body);
+	return rc;
+}
+
+/* ---- streaming: server-sent events ---- */
+
+struct sse {
+	struct cc_buf line;	/* a line still coming */
+	struct cc_buf *out;
+	void (*delta)(const char *s, size_t n, void *arg);
+	void *arg;
+	int done;		/* "data: [DONE]" seen */
+	int bad;		/* an event that is not the expected JSON */
+};
+
+/* One "data: {...}" line: its choices[0].delta.content. */
+static void
+sse_line(struct sse *e, const char *l, size_t n)
+{
+	jv v, c;
+
+	if (n < 6 || strncmp(l, "data: ", 6) != 0)
+		return;		/* comments, event names, blank lines */
+	l += 6;
+	n -= 6;
+	if (n == 6 && strncmp(l, "[DONE]", 6) == 0) {
+		e->done = 1;
+		return;
+	}
+	v = jv_parse_sized(l, (int)n);
+	c = jv_get_kind(v) == JV_KIND_OBJECT ?
+	    jv_object_get(jv_copy(v), jv_string("choices")) : jv_invalid();
+	if (jv_get_kind(c) == JV_KIND_ARRAY && jv_array_length(jv_copy(c)) > 0) {
+		jv d = jv_object_get(jv_array_get(jv_copy(c), 0), jv_string("delta"));
+		jv t = jv_get_kind(d) == JV_KIND_OBJECT ?
+		    jv_object_get(jv_copy(d), jv_string("content")) : jv_invalid();
+
+		if (jv_get_kind(t) == JV_KIND_STRING) {
+			size_t k = (size_t)jv_string_length_bytes(jv_copy(t));
+
+			cc_buf_add(e->out, jv_string_value(t), k);
+			if (e->delta && k)
+				e->delta(jv_string_value(t), k, e->arg);
+		}
+		jv_free(t);
+		jv_free(d);
+	} else {
+		e->bad = 1;
+	}
+	jv_free(c);
+	jv_free(v);
+}
+
+static void
+sse_data(const char *p, size_t n, void *arg)
+{
+	struct sse *e = arg;
+
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] == '\n') {
+			size_t k = e->line.len;
+
+			if (k && e->line.data[k - 1] == '\r')
+				k--;
+			sse_line(e, e->line.data ? e->line.data : "", k);
+			e->line.len = 0;
+		} else {
+			cc_buf_add(&e->line, p + i, 1);
+		}
+	}
+}
+
+int
+cc_llm_chat_stream(const struct cc_llm *l, const char *system, const char *user,
+    struct cc_buf *out, char *err, size_t errlen,
+    void (*delta)(const char *s, size_t n, void *arg), void *arg)
+{
+	const char *headers[4] = { "Content-Type: application/json",
+		"Accept: text/event-stream", l->auth, NULL };
+	struct cc_buf body = {0};
+	struct sse e = { .out = out, .delta = delta, .arg = arg };
+	struct cc_http_request req = {
+		.headers = headers, .secret_headers = 1, .url = l->url,
+		.timeout_ms = l->timeout_ms, .max_bytes = 4 << 20,
+		.on_data = sse_data, .on_data_arg = &e,
+	};
+	struct cc_http_response res = {0};
+	int rc = -1;
+
+	request_body(l, system, user, 1, &body);
+	req.body = body.data;
+	req.body_len = body.len;
+	if (cc_http_fetch(&req, &res) < 0)
+		snprintf(err, errlen, "%s", res.error);
+	else if (!e.done)
+		snprintf(err, errlen, "the stream was cut off before its end");
+	else if (out->len == 0)
+		snprintf(err, errlen, "the stream held no text%s",
+		    e.bad ? " (events of the wrong shape)" : "");
+	else
+		rc = 0;
+	cc_http_response_release(&res);
+	cc_buf_release(&e.line);
 	cc_buf_release(&body);
 	return rc;
 }

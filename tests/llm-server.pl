@@ -10,6 +10,8 @@
 #   /429       429 on the first request, then like /ok
 #   /500       HTTP 500        /garbage  200, not JSON
 #   /shape     JSON with no choices      /slow  answers after 5 seconds
+#   /stream    like /ok, as server-sent events in pieces, ending [DONE]
+#   /cut       the same events, cut off before the end
 # Each request is logged as one line: the path, whether an Authorization
 # header came (the key itself is never written), the model, max_tokens,
 # and the prompt with new lines as \n.  perl-base only; exits after 60 s.
@@ -87,6 +89,19 @@ while (my $c = $srv->accept) {
 	$seen{$mode}++;
 	if ($mode eq 'ok' || ($mode eq '429' && $seen{$mode} > 1)) {
 		reply($c, '200 OK', completion("[relaxed]$line"));
+	} elsif ($mode eq 'stream' || $mode eq 'cut') {
+		# split by characters, as a real server does, not inside one
+		my $chars = $line;
+		utf8::decode($chars);
+		my @pieces = ("[rel", "axed]", substr($chars, 0, 3), substr($chars, 3));
+		utf8::encode($_) for @pieces;
+		print $c "HTTP/1.0 200 OK\r\nContent-Type: text/event-stream\r\n\r\n";
+		for my $p (@pieces) {
+			print $c 'data: {"choices":[{"index":0,"delta":{"content":',
+			    json_string($p), "}}]}\n\n";
+			last if $mode eq 'cut' && $p eq "axed]";
+		}
+		print $c "data: [DONE]\n\n" if $mode eq 'stream';
 	} elsif ($mode eq 'notag') {
 		reply($c, '200 OK', completion($line));
 	} elsif ($mode eq 'invent') {
