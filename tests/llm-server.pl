@@ -8,7 +8,8 @@
 #   /notag     the same line with no emotion tag
 #   /invent    an answer stating a time the prompt does not hold
 #   /429       429 on the first request, then like /ok
-#   /500       HTTP 500        /garbage  200, not JSON
+#   /500       HTTP 500        /401      HTTP 401 (a refused key)
+#   /garbage   200, not JSON
 #   /shape     JSON with no choices      /slow  answers after 5 seconds
 #   /stream    like /ok, as server-sent events in pieces, ending [DONE]
 #   /cut       the same events, cut off before the end
@@ -108,6 +109,8 @@ while (my $c = $srv->accept) {
 		reply($c, '200 OK', completion("[relaxed]It opens at 7:15."));
 	} elsif ($mode eq '429') {
 		reply($c, '429 Too Many Requests', '{"error":"slow down"}');
+	} elsif ($mode eq '401') {
+		reply($c, '401 Unauthorized', '{"error":"bad key"}');
 	} elsif ($mode eq 'garbage') {
 		reply($c, '200 OK', 'this is not json');
 	} elsif ($mode eq 'shape') {
