@@ -782,6 +782,8 @@ struct cc_date cc_date_add(struct cc_date d, int days);
 long cc_date_diff(struct cc_date a, struct cc_date b);
 int cc_date_cmp(struct cc_date a, struct cc_date b);
 int cc_days_in_month(int year, int month);
+/* Days since 1970-01-01 of a proleptic Gregorian date. */
+long cc_days_from_civil(int y, int m, int d);
 /*
  * The instant a local wall-clock time begins: cc_date_start() is local
  * midnight (or the first instant of the day where a DST change skips

@@ -107,20 +107,6 @@ digits(const char **s, int n, int *out)
 	return 0;
 }
 
-/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant). */
-static long
-days_from_civil(int y, int m, int d)
-{
-	long era, yoe, doy, doe;
-
-	y -= m <= 2;
-	era = (y >= 0 ? y : y - 399) / 400;
-	yoe = y - era * 400;
-	doy = (153L * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-	return era * 146097 + doe - 719468;
-}
-
 int
 cc_time_parse_iso8601(const char *s, time_t *t)
 {
@@ -159,7 +145,7 @@ cc_time_parse_iso8601(const char *s, time_t *t)
 	if (*s || mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] ||
 	    h > 23 || mi > 59 || sec > 60 || oh > 23 || om > 59)
 		return -1;
-	*t = (time_t)days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
+	*t = (time_t)cc_days_from_civil(y, mo, d) * 86400 + h * 3600 + mi * 60 +
 	    sec - sign * (oh * 3600 + om * 60);
 	return 0;
 }

@@ -19,7 +19,7 @@
  *
  * The word tables are language, not venue data, so they live here.
  * Dates are local dates in the zone set by cc_tz_use(); date arithmetic is
- * pure Gregorian (days_from_civil), the zone is consulted only to turn an
+ * pure Gregorian (cc_days_from_civil), the zone is consulted only to turn an
  * instant into a date and a date into an instant.
  */
 #include "config.h"
@@ -143,8 +143,8 @@ cc_tz_use(const char *name)
 }
 
 /* Days since 1970-01-01 (Howard Hinnant's algorithms). */
-static long
-days_from_civil(int y, int m, int d)
+long
+cc_days_from_civil(int y, int m, int d)
 {
 	long era, yoe, doy, doe;
 
@@ -176,7 +176,7 @@ civil_from_days(long z)
 static long
 day_number(struct cc_date d)
 {
-	return days_from_civil(d.year, d.month, d.day);
+	return cc_days_from_civil(d.year, d.month, d.day);
 }
 
 struct cc_date
