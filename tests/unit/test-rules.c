@@ -160,11 +160,61 @@ test_bad_rules(void)
 	bad_rules("slot agent\nslot agent\n", ":2: slot needs a new name", "a slot twice");
 }
 
+/*
+ * The patterns are JIT-compiled only after a thousand evaluations: the
+ * bundled rules must decide every slot the same way before and after.
+ */
+static void
+test_jit_same(void)
+{
+	static const char *const queries[] = {
+		"エンジニアカフェの営業時間は？", "What are Saino's opening hours?",
+		"カフェの営業時間は？", "サイノの方", "Wi-Fiのパスワードは？",
+		"地下の会議室を予約したい", "the free one", "B1", "さっき何を聞いた？",
+		"どんなメニューがありますか", "今何時？", "来週の勉強会は？",
+		"土曜日も同じ時間ですか？", "is there parking before 9am?", "最新のAIニュース",
+	};
+	enum { NQ = sizeof queries / sizeof queries[0] };
+	const char *dir = getenv("CC_DATADIR");
+	char path[4096], err[512];
+	const char *before[NQ][CC_RULES_MAX_SLOTS];
+	struct cc_rules *r;
+	size_t nslots;
+	int same = 1;
+
+	snprintf(path, sizeof path, "%s/engineer-cafe/routing.rules", dir ? dir : ".");
+	if (!ok((r = cc_rules_load(path, err, sizeof err)) != NULL, "the bundled rules load (%s)",
+	    r ? "ok" : err))
+		return;
+	nslots = cc_rules_nslots(r);
+	for (size_t q = 0; q < NQ; q++) {
+		cc_rules_eval(r, queries[q], strlen(queries[q]), NULL);
+		for (size_t s = 0; s < nslots; s++)
+			before[q][s] = cc_rules_value(r, (int)s);
+	}
+	for (int i = 0; i < 1200; i++)
+		cc_rules_eval(r, queries[i % NQ], strlen(queries[i % NQ]), NULL);
+	for (size_t q = 0; q < NQ; q++) {
+		cc_rules_eval(r, queries[q], strlen(queries[q]), NULL);
+		for (size_t s = 0; s < nslots; s++) {
+			if (cc_rules_value(r, (int)s) != before[q][s]) {
+				printf("#   '%s': slot %s was %s, is %s after JIT\n", queries[q],
+				    cc_rules_slot_name(r, s), before[q][s] ? before[q][s] : "null",
+				    cc_rules_value(r, (int)s) ? cc_rules_value(r, (int)s) : "null");
+				same = 0;
+			}
+		}
+	}
+	ok(same, "the same decisions before and after the patterns are JIT-compiled");
+	cc_rules_free(r);
+}
+
 int
 main(void)
 {
 	test_literals();
 	test_rules();
 	test_bad_rules();
+	test_jit_same();
 	return tap_done();
 }
