@@ -6,10 +6,17 @@
  * only, TLS verification left on; headers never logged or cached; an
  * on-disk cache with conditional GET; requests to one service spaced
  * across processes with a lock file.
+ *
+ * libcurl is loaded with dlopen() when the first request is made, not
+ * linked: linking it brings some thirty libraries (TLS, Kerberos, LDAP,
+ * ...) whose loading costs every process about 2.5 ms at start, while
+ * most runs never reach outside (systemd loads its optional libraries
+ * the same way).  The header still gives every call its prototype.
  */
 #include "config.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -24,25 +31,62 @@
 
 #include "cc.h"
 
-static int curl_ready;
+/* The libcurl functions used here, resolved from the loaded library. */
+#define CURL_FUNCTIONS(X) \
+	X(global_init) X(global_cleanup) X(easy_init) X(easy_setopt) \
+	X(easy_perform) X(easy_getinfo) X(easy_cleanup) X(easy_strerror) \
+	X(slist_append) X(slist_free_all)
 
+static struct {
+	void *dl;
+	int ready;		/* loaded and globally initialised */
+#define X(f) __typeof__(curl_##f) *f;
+	CURL_FUNCTIONS(X)
+#undef X
+} curl;
+
+/* Load and initialise libcurl once; -1 with a message in err if it cannot. */
 static int
-global_init(void)
+global_init(char *err, size_t errlen)
 {
-	if (!curl_ready) {
-		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK)
-			return -1;
-		curl_ready = 1;
+	/* ABI 4 since 2006; the unversioned name only where a -dev is installed */
+	static const char *const names[] = { "libcurl.so.4", "libcurl.so" };
+
+	if (curl.ready)
+		return 0;
+	for (size_t i = 0; !curl.dl && i < sizeof names / sizeof names[0]; i++)
+		curl.dl = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!curl.dl) {
+		snprintf(err, errlen, "cannot load libcurl (%s)", dlerror());
+		return -1;
 	}
+#define X(f) \
+	if (!(*(void **)&curl.f = dlsym(curl.dl, "curl_" #f))) { \
+		snprintf(err, errlen, "cannot load libcurl: no curl_" #f); \
+		goto fail; \
+	}
+	CURL_FUNCTIONS(X)
+#undef X
+	if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+		snprintf(err, errlen, "cannot start libcurl");
+		goto fail;
+	}
+	curl.ready = 1;
 	return 0;
+fail:
+	dlclose(curl.dl);
+	curl.dl = NULL;
+	return -1;
 }
 
 void
 cc_http_cleanup(void)
 {
-	if (curl_ready)
-		curl_global_cleanup();
-	curl_ready = 0;
+	if (curl.ready) {
+		curl.global_cleanup();
+		dlclose(curl.dl);
+	}
+	memset(&curl, 0, sizeof curl);
 }
 
 char *
@@ -419,7 +463,7 @@ cc_http_fetch(const struct cc_http_request *req, struct cc_http_response *res)
 	struct cache_entry cached = {0};
 	struct curl_slist *hdrs = NULL;
 	struct transfer t = {0};
-	char errbuf[CURL_ERROR_SIZE] = "", *host, *tmp = NULL;
+	char errbuf[CURL_ERROR_SIZE] = "", loaderr[160], *host, *tmp = NULL;
 	struct cc_buf fresh = {0};
 	long connect_ms = req->connect_timeout_ms ? req->connect_timeout_ms : 5000;
 	long total_ms = req->timeout_ms ? req->timeout_ms : 15000;
@@ -451,45 +495,49 @@ cc_http_fetch(const struct cc_http_request *req, struct cc_http_response *res)
 			return 0;
 		}
 	}
-	if (global_init() < 0 || !(h = curl_easy_init())) {
+	if (global_init(loaderr, sizeof loaderr) < 0) {
+		set_error(res, "network", "%s: %s", host, loaderr);
+		goto done;
+	}
+	if (!(h = curl.easy_init())) {
 		set_error(res, "network", "%s: cannot start libcurl%s", host, "");
 		goto done;
 	}
 	t.body = &fresh;
 	t.req = req;
 	t.max = max;
-	curl_easy_setopt(h, CURLOPT_URL, req->url);
-	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
-	curl_easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
-	curl_easy_setopt(h, CURLOPT_TIMEOUT_MS, total_ms);
-	curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max);
-	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
-	curl_easy_setopt(h, CURLOPT_USERAGENT, PACKAGE_NAME "/" PACKAGE_VERSION);
-	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
-	curl_easy_setopt(h, CURLOPT_WRITEDATA, &t);
-	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
-	curl_easy_setopt(h, CURLOPT_HEADERDATA, &t);
+	curl.easy_setopt(h, CURLOPT_URL, req->url);
+	curl.easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
+	curl.easy_setopt(h, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+	curl.easy_setopt(h, CURLOPT_TIMEOUT_MS, total_ms);
+	curl.easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)max);
+	curl.easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
+	curl.easy_setopt(h, CURLOPT_USERAGENT, PACKAGE_NAME "/" PACKAGE_VERSION);
+	curl.easy_setopt(h, CURLOPT_ERRORBUFFER, errbuf);
+	curl.easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
+	curl.easy_setopt(h, CURLOPT_WRITEDATA, &t);
+	curl.easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
+	curl.easy_setopt(h, CURLOPT_HEADERDATA, &t);
 #if LIBCURL_VERSION_NUM >= 0x075500
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
-	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
+	curl.easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl.easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
 #else
-	curl_easy_setopt(h, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
-	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+	curl.easy_setopt(h, CURLOPT_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
+	curl.easy_setopt(h, CURLOPT_REDIR_PROTOCOLS, (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
 	/* a key in a header must not follow a redirect to another host */
 	if (req->follow_redirects && !req->secret_headers) {
-		curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
-		curl_easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
+		curl.easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
+		curl.easy_setopt(h, CURLOPT_MAXREDIRS, 5L);
 	}
 	for (const char *const *hp = req->headers; hp && *hp; hp++)
-		hdrs = curl_slist_append(hdrs, *hp);
+		hdrs = curl.slist_append(hdrs, *hp);
 	if (cached.valid && cached.etag) {
 		size_t n = strlen(cached.etag) + sizeof "If-None-Match: ";
 
 		tmp = cc_xmalloc(n);
 		snprintf(tmp, n, "If-None-Match: %s", cached.etag);
-		hdrs = curl_slist_append(hdrs, tmp);
+		hdrs = curl.slist_append(hdrs, tmp);
 		free(tmp);
 	}
 	if (cached.valid && cached.last_modified) {
@@ -497,22 +545,22 @@ cc_http_fetch(const struct cc_http_request *req, struct cc_http_response *res)
 
 		tmp = cc_xmalloc(n);
 		snprintf(tmp, n, "If-Modified-Since: %s", cached.last_modified);
-		hdrs = curl_slist_append(hdrs, tmp);
+		hdrs = curl.slist_append(hdrs, tmp);
 		free(tmp);
 	}
 	if (hdrs)
-		curl_easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
+		curl.easy_setopt(h, CURLOPT_HTTPHEADER, hdrs);
 	if (req->body) {
-		curl_easy_setopt(h, CURLOPT_POSTFIELDS, req->body);
-		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
+		curl.easy_setopt(h, CURLOPT_POSTFIELDS, req->body);
+		curl.easy_setopt(h, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)req->body_len);
 	}
 	if (req->rate_key && req->min_interval_ms > 0)
 		rate_fd = rate_wait(req->rate_key, req->min_interval_ms);
-	cr = curl_easy_perform(h);
+	cr = curl.easy_perform(h);
 	rate_done(rate_fd);
-	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &res->status);
-	curl_slist_free_all(hdrs);
-	curl_easy_cleanup(h);
+	curl.easy_getinfo(h, CURLINFO_RESPONSE_CODE, &res->status);
+	curl.slist_free_all(hdrs);
+	curl.easy_cleanup(h);
 
 	if (cr != CURLE_OK) {
 		if (t.too_large || cr == CURLE_FILESIZE_EXCEEDED) {
@@ -525,7 +573,7 @@ cc_http_fetch(const struct cc_http_request *req, struct cc_http_response *res)
 			set_error(res, "connect", "%s: cannot connect (%s)", host, errbuf);
 		else
 			set_error(res, "network", "%s: %s", host,
-			    *errbuf ? errbuf : curl_easy_strerror(cr));
+			    *errbuf ? errbuf : curl.easy_strerror(cr));
 		goto done;
 	}
 	if (res->status == 304 && cached.valid) {
