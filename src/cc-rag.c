@@ -96,25 +96,37 @@ cut_utf8(char *s, size_t size)
 	}
 }
 
+/* The string at route.KEY into buf, or "" (only that member is parsed). */
+static void
+route_member(struct cc_record *rec, const char *key, char *buf, size_t size)
+{
+	char path[32];
+	jv v;
+
+	snprintf(path, sizeof path, "route.%s", key);
+	v = cc_record_at(rec, path);
+	buf[0] = '\0';
+	if (jv_get_kind(v) == JV_KIND_STRING)
+		snprintf(buf, size, "%s", jv_string_value(v));
+	jv_free(v);
+}
+
 static void
 read_route(struct cc_record *rec, struct route *r)
 {
-	jv v;
+	size_t len;
+	const char *raw = cc_record_raw(rec, "route", &len);
 
 	memset(r, 0, sizeof *r);
-	if (!cc_record_has(rec, "route"))
+	if (!raw || *raw != '{')
 		return;
-	v = cc_record_get(rec, "route");
-	if (jv_get_kind(v) == JV_KIND_OBJECT) {
-		r->present = 1;
-		member(v, "agent", r->agent, sizeof r->agent);
-		member(v, "category", r->category, sizeof r->category);
-		member(v, "request_type", r->request_type, sizeof r->request_type);
-		member(v, "language", r->language, sizeof r->language);
-		member(v, "search_query", r->search, sizeof r->search);
-		cut_utf8(r->search, sizeof r->search);
-	}
-	jv_free(v);
+	r->present = 1;
+	route_member(rec, "agent", r->agent, sizeof r->agent);
+	route_member(rec, "category", r->category, sizeof r->category);
+	route_member(rec, "request_type", r->request_type, sizeof r->request_type);
+	route_member(rec, "language", r->language, sizeof r->language);
+	route_member(rec, "search_query", r->search, sizeof r->search);
+	cut_utf8(r->search, sizeof r->search);
 }
 
 /* The answer language: the route's, the detector's, or detected here. */

@@ -229,19 +229,19 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	struct responder *rs = ctx;
 	struct cc_answer a;
 	struct llm_outcome o = {0};
-	jv route = cc_record_get(rec, "route"), keep = jv_null();
+	/* the response's category and request type are the route's */
+	jv c = cc_record_at(rec, "route.category");
+	jv t = cc_record_at(rec, "route.request_type");
 	const char *category = NULL, *type = NULL;
 
 	cc_answer_init(&a);
 	if (cc_answer_compose(&rs->ar, rec, store(rs), &a) < 0) {
 		cc_answer_release(&a);
-		jv_free(route);
+		jv_free(c);
+		jv_free(t);
 		return cc_record_fail(rec, "no_route", "the record has no route and "
 		    "query: run it through cc-route first");
 	}
-	/* the response's category and request type are the route's */
-	jv c = jv_object_get(jv_copy(route), jv_string("category"));
-	jv t = jv_object_get(jv_copy(route), jv_string("request_type"));
 	if (jv_get_kind(c) == JV_KIND_STRING)
 		category = jv_string_value(c);
 	if (jv_get_kind(t) == JV_KIND_STRING)
@@ -254,10 +254,18 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		    a.turn, cc_session_error(rs->store));
 	jv_free(c);
 	jv_free(t);
-	jv_free(route);
-	jv_free(keep);
 	cc_answer_release(&a);
 	return CC_RECORD_SET;
+}
+
+/* Commit the answers added so far whenever records are handed on. */
+static void
+flush_store(void *ctx)
+{
+	struct responder *rs = ctx;
+
+	if (rs->store && cc_session_flush(rs->store) < 0)
+		cc_warn("cannot save session memory: %s", cc_session_error(rs->store));
 }
 
 /* --text: the answer alone, with or without its emotion tag. */
@@ -291,7 +299,7 @@ main(int argc, char **argv)
 	};
 	struct responder rs = {0};
 	struct cc_stage stage = { .name = "cc-respond", .key = "response",
-		.process = respond, .ctx = &rs };
+		.process = respond, .flush = flush_store, .ctx = &rs };
 	const char *w = getenv("CC_MEMORY_WINDOW");
 	char *path, err[768], *end;
 	int c, status, text = 0;

@@ -168,6 +168,20 @@ int cc_json_scan(struct cc_json_doc *doc, const char *s, size_t n);
 const struct cc_json_field *cc_json_field(const struct cc_json_doc *doc,
 	const char *key);
 void cc_json_doc_release(struct cc_json_doc *doc);
+/*
+ * The compact text of member `key` of the object text obj[0..n), or NULL;
+ * *len is its length.  obj must be compact JSON checked by cc_json_scan()
+ * (a member's value in doc->text, say): it is skipped through, not parsed,
+ * so a stage can read one nested field without parsing its neighbours.
+ * Names are compared as they are written (no escapes).
+ */
+const char *cc_json_member(const char *obj, size_t n, const char *key, size_t *len);
+/*
+ * The jv of the compact text s[0..n) checked by cc_json_scan() (without
+ * needs_rewrite): the same value jv_parse_sized() would give, several
+ * times faster.  Owned.
+ */
+jv cc_json_to_jv(const char *s, size_t n);
 /* Append v as compact JSON; borrows v. */
 void cc_json_put(struct cc_buf *b, jv v);
 
@@ -225,6 +239,13 @@ int cc_record_has(struct cc_record *rec, const char *key);
 const char *cc_record_str(struct cc_record *rec, const char *key, size_t *len);
 /* The compact JSON text of member `key`, or NULL; valid until it returns. */
 const char *cc_record_raw(struct cc_record *rec, const char *key, size_t *len);
+/*
+ * The same for a dotted path of object members ("route.debug_info.session"):
+ * only the value at the end is parsed (cc_record_at), so reading
+ * route.agent does not pay for parsing the whole route.
+ */
+jv cc_record_at(struct cc_record *rec, const char *path);
+const char *cc_record_raw_at(struct cc_record *rec, const char *path, size_t *len);
 /* The query, or NULL. */
 #define cc_record_query(rec, len) cc_record_str((rec), "query", (len))
 
@@ -378,9 +399,9 @@ int cc_session_recent(struct cc_session *s, const char *session, time_t since,
  */
 long long cc_session_add(struct cc_session *s, const char *session,
 	const struct cc_turn *t);
-/* Commit what cc_session_add() wrote; 0 or -1. */
+/* Commit what cc_session_add() and cc_session_answer() wrote; 0 or -1. */
 int cc_session_flush(struct cc_session *s);
-/* Add the answer to a turn; 0 or -1. */
+/* Add the answer to a turn, in the same batches as cc_session_add(); 0 or -1. */
 int cc_session_answer(struct cc_session *s, long long turn, const char *answer,
 	time_t at);
 void cc_turns_release(struct cc_turn *turns, int n);

@@ -540,14 +540,56 @@ answer_memory(const struct cc_answerer *ar, struct cc_answer *a,
 
 /* ---- dispatch ---- */
 
+/*
+ * Only the members answers read, as small objects: a route carries its
+ * debug trace and a retrieval its context, and parsing them whole for
+ * every record cost more than composing the answer.
+ */
+static jv
+route_of(struct cc_record *rec)
+{
+	static const char *const keys[] = { "agent", "language", "category", "request_type" };
+	size_t len;
+	const char *raw = cc_record_raw(rec, "route", &len);
+	jv route = jv_object();
+
+	if (!raw || *raw != '{') {
+		jv_free(route);
+		return jv_invalid();
+	}
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+		char path[32];
+		jv v;
+
+		snprintf(path, sizeof path, "route.%s", keys[i]);
+		v = cc_record_at(rec, path);
+		if (jv_is_valid(v))
+			route = jv_object_set(route, jv_string(keys[i]), v);
+		else
+			jv_free(v);
+	}
+	return route;
+}
+
+static jv
+retrieval_of(struct cc_record *rec)
+{
+	jv results = cc_record_at(rec, "retrieval.results");
+
+	if (!jv_is_valid(results)) {
+		jv_free(results);
+		return jv_invalid();
+	}
+	return jv_object_set(jv_object(), jv_string("results"), results);
+}
+
 int
 cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
     struct cc_session *store, struct cc_answer *a)
 {
-	jv route = cc_record_get(rec, "route"), keep = jv_array();
-	jv retrieval = cc_record_get(rec, "retrieval");
-	jv events = cc_record_get(rec, "events");
-	jv debug = member(route, "debug_info"), sess = member(debug, "session");
+	jv route = route_of(rec), keep = jv_array();
+	jv retrieval = jv_invalid(), events = jv_invalid();
+	jv sess = cc_record_at(rec, "route.debug_info.session");
 	jv turn = member(sess, "turn");
 	const char *agent, *lang, *category;
 	size_t qlen;
@@ -558,7 +600,6 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 		jv_free(route);
 		jv_free(retrieval);
 		jv_free(events);
-		jv_free(debug);
 		jv_free(sess);
 		jv_free(turn);
 		jv_free(keep);
@@ -580,6 +621,11 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 
 		sid = id ? cc_xstrdup(id) : NULL;
 	}
+	if (strcmp(agent, "MemoryAgent") && strcmp(agent, "ClarificationAgent") &&
+	    strcmp(agent, "TimeAgent"))
+		retrieval = retrieval_of(rec);
+	if (strcmp(agent, "EventAgent") == 0)
+		events = cc_record_get(rec, "events");
 
 	if (strcmp(agent, "BusinessInfoAgent") == 0 || strcmp(agent, "FacilityAgent") == 0)
 		answer_kb(ar, a, route, retrieval, lang);
@@ -605,7 +651,6 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	jv_free(route);
 	jv_free(retrieval);
 	jv_free(events);
-	jv_free(debug);
 	jv_free(sess);
 	jv_free(turn);
 	jv_free(keep);

@@ -12,6 +12,7 @@
  */
 #include "config.h"
 
+#include <locale.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -339,6 +340,193 @@ cc_json_field(const struct cc_json_doc *doc, const char *key)
 			return f;
 	}
 	return NULL;
+}
+
+/* After the string at s[0] == '"': its closing quote is the first one
+   that follows an even number of backslashes. */
+static size_t
+skip_string(const char *s, size_t n)
+{
+	size_t i = 1;
+
+	for (;;) {
+		const char *q = memchr(s + i, '"', n - i);
+		size_t j, bs = 0;
+
+		if (!q)
+			return n;
+		j = (size_t)(q - s);
+		while (j - bs > 1 && s[j - 1 - bs] == '\\')
+			bs++;
+		if (bs % 2 == 0)
+			return j + 1;
+		i = j + 1;
+	}
+}
+
+/*
+ * The end of the compact value at s[0..n): strings to their closing quote,
+ * containers by depth (skipping their strings), scalars to the next
+ * delimiter.  The text was checked by cc_json_scan(), so nothing here
+ * needs to validate; it only must not run past n.
+ */
+static size_t
+skip_compact(const char *s, size_t n)
+{
+	size_t i = 0;
+	int depth = 0;
+
+	do {
+		if (i >= n)
+			return n;
+		if (s[i] == '"') {
+			i += skip_string(s + i, n - i);
+		} else if (s[i] == '{' || s[i] == '[') {
+			depth++;
+			i++;
+		} else if (s[i] == '}' || s[i] == ']') {
+			depth--;
+			i++;
+		} else {
+			while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']')
+				i++;
+		}
+		/* inside a container, a separator leads to the next item */
+		while (depth > 0 && i < n && (s[i] == ',' || s[i] == ':'))
+			i++;
+	} while (depth > 0);
+	return i > n ? n : i;
+}
+
+const char *
+cc_json_member(const char *obj, size_t n, const char *key, size_t *len)
+{
+	size_t k = strlen(key), i = 1;
+	const char *found = NULL;
+
+	if (n < 2 || obj[0] != '{')
+		return NULL;
+	while (i < n && obj[i] == '"') {
+		size_t j = i + skip_compact(obj + i, n - i);	/* after the name */
+		size_t name = i + 1, name_len = j - 1 - name, vlen;
+
+		if (j >= n || obj[j] != ':')
+			return NULL;
+		i = j + 1;
+		vlen = skip_compact(obj + i, n - i);
+		/* a repeated name: the last one wins, as in libjq */
+		if (name_len == k && memcmp(obj + name, key, k) == 0) {
+			found = obj + i;
+			*len = vlen;
+		}
+		i += vlen;
+		if (i >= n || obj[i] != ',')
+			break;
+		i++;
+	}
+	return found;
+}
+
+/*
+ * Compact, checked text to jv.  libjq's parser costs about 70 instructions
+ * a byte; for text cc_json_scan() has already checked, strings without
+ * escapes are copied as they are and only numbers and escaped strings go
+ * through a parser (strtod in the C locale, or libjq for the string).
+ */
+static jv to_jv(const char *s, size_t n, size_t *used);
+
+static jv
+string_to_jv(const char *s, size_t n, size_t *used)
+{
+	size_t end = skip_string(s, n);
+
+	*used = end;
+	if (end < 2)
+		return jv_invalid();
+	if (!memchr(s + 1, '\\', end - 2))
+		return jv_string_sized(s + 1, (int)(end - 2));
+	return jv_parse_sized(s, (int)end);
+}
+
+static jv
+number_to_jv(const char *s, size_t n, size_t *used)
+{
+	static locale_t c_locale;
+	char buf[64], *end;
+	size_t k = 0;
+
+	while (k < n && s[k] != ',' && s[k] != '}' && s[k] != ']')
+		k++;
+	*used = k;
+	if (!c_locale)
+		c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+	if (k >= sizeof buf || !c_locale)
+		return jv_parse_sized(s, (int)k);
+	memcpy(buf, s, k);
+	buf[k] = '\0';
+	return jv_number(strtod_l(buf, &end, c_locale));
+}
+
+static jv
+to_jv(const char *s, size_t n, size_t *used)
+{
+	size_t i = 1, k;
+	jv v;
+
+	*used = n;
+	if (n == 0)
+		return jv_invalid();
+	switch (s[0]) {
+	case '"':
+		return string_to_jv(s, n, used);
+	case '{':
+		v = jv_object();
+		while (i < n && s[i] == '"') {
+			jv key = string_to_jv(s + i, n - i, &k), val;
+
+			i += k + 1;	/* the name and its colon */
+			if (i > n || !jv_is_valid(key)) {
+				jv_free(key);
+				break;
+			}
+			val = to_jv(s + i, n - i, &k);
+			i += k;
+			v = jv_object_set(v, key, val);
+			if (i < n && s[i] == ',')
+				i++;
+		}
+		*used = i + 1;	/* the closing brace */
+		return v;
+	case '[':
+		v = jv_array();
+		while (i < n && s[i] != ']') {
+			v = jv_array_append(v, to_jv(s + i, n - i, &k));
+			i += k;
+			if (i < n && s[i] == ',')
+				i++;
+		}
+		*used = i + 1;
+		return v;
+	case 't':
+		*used = 4;
+		return jv_true();
+	case 'f':
+		*used = 5;
+		return jv_false();
+	case 'n':
+		*used = 4;
+		return jv_null();
+	default:
+		return number_to_jv(s, n, used);
+	}
+}
+
+jv
+cc_json_to_jv(const char *s, size_t n)
+{
+	size_t used;
+
+	return to_jv(s, n, &used);
 }
 
 void

@@ -48,7 +48,7 @@ cc_record_get(struct cc_record *rec, const char *key)
 	f = cc_json_field(&rec->doc, key);
 	if (!f)
 		return jv_invalid();
-	return jv_parse_sized(rec->doc.text.data + f->val_at, (int)f->val_len);
+	return cc_json_to_jv(rec->doc.text.data + f->val_at, f->val_len);
 }
 
 const char *
@@ -78,6 +78,42 @@ cc_record_raw(struct cc_record *rec, const char *key, size_t *len)
 		return NULL;
 	*len = f->val_len;
 	return rec->doc.text.data + f->val_at;
+}
+
+const char *
+cc_record_raw_at(struct cc_record *rec, const char *path, size_t *len)
+{
+	char key[64];
+	size_t k = strcspn(path, ".");
+	const char *v;
+
+	if (k >= sizeof key)
+		return NULL;
+	memcpy(key, path, k);
+	key[k] = '\0';
+	v = cc_record_raw(rec, key, len);
+	while (v && path[k] == '.') {
+		path += k + 1;
+		k = strcspn(path, ".");
+		if (k >= sizeof key)
+			return NULL;
+		memcpy(key, path, k);
+		key[k] = '\0';
+		v = cc_json_member(v, *len, key, len);
+	}
+	return v;
+}
+
+jv
+cc_record_at(struct cc_record *rec, const char *path)
+{
+	size_t len;
+	const char *v = cc_record_raw_at(rec, path, &len);
+
+	if (!v)
+		return jv_invalid();
+	/* a rewritten record's member was serialised by cc_json_put: compact too */
+	return cc_json_to_jv(v, len);
 }
 
 int
@@ -302,7 +338,9 @@ static int
 input_buffered(FILE *in)
 {
 #ifdef __GLIBC__
-	return in->_IO_read_ptr < in->_IO_read_end;
+	/* a whole line: getline() on part of one would block for the rest */
+	return in->_IO_read_ptr < in->_IO_read_end &&
+	    memchr(in->_IO_read_ptr, '\n', (size_t)(in->_IO_read_end - in->_IO_read_ptr));
 #else
 	(void)in;
 	return 0;

@@ -5,7 +5,7 @@
  * through later stages; cc-respond adds the answer to it.
  *
  * Several pipelines may share one store: the database is in WAL mode,
- * every write is its own short transaction, and a writer waits for the
+ * writes are batched in short transactions, and a writer waits for the
  * lock (busy timeout) rather than failing.  All SQL uses bound parameters.
  * This file is the only one that knows the store is SQLite, so another
  * backend (PostgreSQL for a deployment that outgrows one machine) replaces
@@ -208,22 +208,39 @@ elapsed_ns(const struct timespec *since)
 }
 
 /*
- * One commit per turn costs more than the routing itself, so turns are
- * batched; a batch is short (BATCH_TURNS, BATCH_NS) and the stage flushes
- * it whenever its output is flushed, so an interactive session never
- * waits for one.
+ * One commit per write costs more than the routing itself, so writes (new
+ * turns, answers) are batched in one transaction; a batch is short
+ * (BATCH_TURNS, BATCH_NS) and the stage flushes it whenever its output is
+ * flushed, so an interactive session never waits for one, and a later
+ * stage never sees a record before its turn is committed.
  */
+static int
+batch_begin(struct cc_session *s)
+{
+	if (s->in_txn)
+		return 0;
+	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		return -1;
+	s->in_txn = 1;
+	clock_gettime(CLOCK_MONOTONIC, &s->since);
+	return 0;
+}
+
+static int
+batch_end(struct cc_session *s)
+{
+	if (++s->pending >= BATCH_TURNS || elapsed_ns(&s->since) >= BATCH_NS)
+		return cc_session_flush(s);
+	return 0;
+}
+
 long long
 cc_session_add(struct cc_session *s, const char *session, const struct cc_turn *t)
 {
 	long long id = -1;
 
-	if (!s->in_txn) {
-		if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-			return -1;
-		s->in_txn = 1;
-		clock_gettime(CLOCK_MONOTONIC, &s->since);
-	}
+	if (batch_begin(s) < 0)
+		return -1;
 	sqlite3_bind_text(s->add, 1, session, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s->add, 2, (sqlite3_int64)t->at);
 	bind_text(s->add, 3, t->query);
@@ -236,9 +253,8 @@ cc_session_add(struct cc_session *s, const char *session, const struct cc_turn *
 		id = sqlite3_last_insert_rowid(s->db);
 	sqlite3_reset(s->add);
 	sqlite3_clear_bindings(s->add);
-	if (++s->pending >= BATCH_TURNS || elapsed_ns(&s->since) >= BATCH_NS)
-		if (cc_session_flush(s) < 0)
-			id = -1;
+	if (batch_end(s) < 0)
+		id = -1;
 	return id;
 }
 
@@ -248,13 +264,16 @@ cc_session_answer(struct cc_session *s, long long turn, const char *answer,
 {
 	int rc;
 
-	cc_session_flush(s);
+	if (batch_begin(s) < 0)
+		return -1;
 	sqlite3_bind_int64(s->answer, 1, turn);
 	bind_text(s->answer, 2, answer);
 	sqlite3_bind_int64(s->answer, 3, (sqlite3_int64)at);
 	rc = sqlite3_step(s->answer);
 	sqlite3_reset(s->answer);
 	sqlite3_clear_bindings(s->answer);
+	if (batch_end(s) < 0)
+		rc = SQLITE_ERROR;
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 

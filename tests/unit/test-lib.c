@@ -98,6 +98,85 @@ test_scan(void)
 	cc_json_doc_release(&d);
 }
 
+/* The member at path (dot-separated) of a JSON text, as text, or NULL. */
+static void
+member_is(const char *json, const char *path, const char *want, const char *what)
+{
+	struct cc_json_doc d = {0};
+	char key[32], *got = NULL;
+	const char *v = NULL;
+	size_t len = 0;
+
+	if (cc_json_scan(&d, json, strlen(json)) == 0) {
+		v = d.text.data;
+		len = d.text.len;
+		while (v && *path) {
+			size_t k = strcspn(path, ".");
+
+			snprintf(key, sizeof key, "%.*s", (int)k, path);
+			path += k + (path[k] == '.');
+			v = cc_json_member(v, len, key, &len);
+		}
+	}
+	if (v)
+		got = strndup(v, len);
+	is_str(got, want, "member: %s", what);
+	free(got);
+	cc_json_doc_release(&d);
+}
+
+static void
+test_member(void)
+{
+	const char *rec = "{\"route\": {\"agent\": \"EventAgent\", \"debug_info\": "
+	    "{\"reason\": \"a \\\"quoted\\\" {brace} [bracket], comma\", \"rules\": [\"a:1\", [2, {\"x\": null}]],"
+	    " \"session\": {\"id\": \"s1\", \"turn\": 12345678901234567890}}, \"language\": \"ja\"},"
+	    " \"n\": -1.5e3, \"t\": true, \"e\": {}, \"a\": []}";
+
+	member_is(rec, "route.agent", "\"EventAgent\"", "a nested string");
+	member_is(rec, "route.language", "\"ja\"", "after a nested object with quotes, braces and commas in strings");
+	member_is(rec, "route.debug_info.session.turn", "12345678901234567890", "three levels down, a big number as written");
+	member_is(rec, "route.debug_info.rules", "[\"a:1\",[2,{\"x\":null}]]", "an array value");
+	member_is(rec, "n", "-1.5e3", "a number");
+	member_is(rec, "t", "true", "a literal");
+	member_is(rec, "e", "{}", "an empty object");
+	member_is(rec, "a", "[]", "an empty array");
+	member_is(rec, "route.missing", NULL, "a missing member");
+	member_is(rec, "route.agent.x", NULL, "a member of a string");
+	member_is(rec, "a.x", NULL, "a member of an array");
+	member_is("{\"k\":1,\"k\":2}", "k", "2", "a repeated name: the last one wins");
+	member_is("{\"route\":{\"agent\":\"A\",\"category\":null}}", "route.category", "null", "a null value");
+}
+
+/* cc_json_to_jv gives what jv_parse_sized gives, for checked text. */
+static void
+to_jv_same(const char *json, const char *what)
+{
+	struct cc_json_doc d = {0};
+	jv want = jv_parse_sized(json, (int)strlen(json)), got = jv_invalid();
+
+	if (cc_json_scan(&d, json, strlen(json)) == 0 && !d.needs_rewrite)
+		got = cc_json_to_jv(d.text.data, d.text.len);
+	ok(jv_is_valid(want) && jv_equal(jv_copy(got), jv_copy(want)), "to_jv: %s", what);
+	jv_free(got);
+	jv_free(want);
+	cc_json_doc_release(&d);
+}
+
+static void
+test_to_jv(void)
+{
+	to_jv_same("{\"a\": 1, \"b\": [true, false, null, \"x\"], \"c\": {}}", "every kind");
+	to_jv_same("[-0, 0.5, -1.25e-3, 1E+2, 12345678901234567890, 1e400]", "numbers");
+	to_jv_same("{\"s\": \"q\\\"b\\\\s\\/n\\n\\t\\u00e9\\ud83d\\ude00\"}", "escapes and a surrogate pair");
+	to_jv_same("{\"o\": {\"\\u0061\": \"key with an escape\"}}", "an escaped nested name");
+	to_jv_same("\"エンジニアカフェ 営業時間\"", "UTF-8 text");
+	to_jv_same("{\"k\": 1, \"k\": 2}", "a repeated name");
+	to_jv_same("[[[[{\"deep\": [[]]}]]]]", "nesting");
+	to_jv_same("[]", "an empty array");
+	to_jv_same("{\"a\":[{\"b\":\"}],\\\"\"},{}],\"c\":\"[\"}", "brackets inside strings");
+}
+
 static void
 put_is(jv v, const char *want, const char *what)
 {
@@ -146,6 +225,21 @@ echo_len(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	if (n == 4 && memcmp(q, "skip", 4) == 0)
 		return CC_RECORD_PASS;
 	cc_jw_num(out, (double)n);
+	return CC_RECORD_SET;
+}
+
+/* Writes the value at route.debug_info.session as it is, parsed and dumped. */
+static enum cc_outcome
+echo_session(void *ctx, struct cc_record *rec, struct cc_jw *out)
+{
+	jv v = cc_record_at(rec, "route.debug_info.session");
+
+	if (!jv_is_valid(v)) {
+		jv_free(v);
+		return CC_RECORD_PASS;
+	}
+	cc_jw_jv(out, v);
+	jv_free(v);
 	return CC_RECORD_SET;
 }
 
@@ -226,6 +320,18 @@ test_records(void)
 	out = run_stage(&st, "{\"query\":\"abc\",\"len\":9}\n", &status);
 	is_str(out, "{\"query\":\"abc\",\"len\":3}\n", "an existing key is replaced");
 	free(out);
+
+	st = (struct cc_stage){ .name = "t", .key = "s", .process = echo_session };
+	out = run_stage(&st, "{\"route\":{\"agent\":\"A\",\"debug_info\":{\"x\":[1,\"}\"],"
+	    "\"session\":{\"id\":\"s\",\"turn\":3}}}}\n{\"route\":{\"agent\":\"A\"}}\n"
+	    "\"bare\"\n{\"route\":{\"debug_info\":{\"session\":{\"id\":\"\u00e9\"}}},\"q\":\"\xff\"}\n", &status);
+	is_str(out, "{\"route\":{\"agent\":\"A\",\"debug_info\":{\"x\":[1,\"}\"],"
+	    "\"session\":{\"id\":\"s\",\"turn\":3}}},\"s\":{\"id\":\"s\",\"turn\":3}}\n"
+	    "{\"route\":{\"agent\":\"A\"}}\n{\"query\":\"bare\"}\n"
+	    "{\"route\":{\"debug_info\":{\"session\":{\"id\":\"\u00e9\"}}},\"q\":\"\xef\xbf\xbd\",\"s\":{\"id\":\"\xc3\xa9\"}}\n",
+	    "cc_record_at reads a nested member, also of a record that was rewritten");
+	free(out);
+	st = (struct cc_stage){ .name = "t", .key = "len", .process = echo_len };
 
 	out = run_stage(&st, "{\"query\":\"a\xff\"}\n", &status);
 	is_str(out, "{\"query\":\"a\xef\xbf\xbd\",\"len\":4}\n",
@@ -362,6 +468,8 @@ main(void)
 	test_utf8();
 	test_nfkc();
 	test_scan();
+	test_member();
+	test_to_jv();
 	test_put();
 	test_writer();
 	test_records();
