@@ -91,6 +91,9 @@ say(const struct cc_answerer *ar, struct cc_answer *a, const char *key,
 /*
  * The passage that answers: the best-ranked one in the answer language
  * about the asked place (cc-rag has already ranked by request type).
+ * Saino is a place inside the building: a question about it takes only
+ * its passages, and a question about the building (facility-info) any
+ * but Saino's: the building's events and rules are about it too.
  */
 static jv
 pick_passage(jv results, const char *lang, const char *category, int *rank)
@@ -104,7 +107,9 @@ pick_passage(jv results, const char *lang, const char *category, int *rank)
 		const char *c = str(r, "category", &keep);
 		const char *src = str(r, "source", &keep);
 		int ok = l && strcmp(l, lang) == 0 &&
-		    (!category || (c && strcmp(c, category) == 0)) &&
+		    (!category || (c && strcmp(c, category) == 0) ||
+			(strcmp(category, "facility-info") == 0 &&
+			    (!c || strcmp(c, "saino-cafe") != 0))) &&
 		    (!src || strcmp(src, "web_search") != 0);
 
 		jv_free(keep);
