@@ -29,6 +29,7 @@ struct router {
 	int no_memory;
 	long window;
 	int agent, category, request_type, confidence, reason;	/* slots */
+	struct cc_json_doc slots_doc;	/* an earlier turn's slots, reused */
 };
 
 /* The output slots; the rest of the slots are shown in the trace. */
@@ -89,20 +90,25 @@ session_id(struct cc_record *rec)
 static void
 load_slots(struct router *rt, const struct cc_turn *t, const char **vals)
 {
-	jv o = t && t->slots ? jv_parse(t->slots) : jv_invalid();
+	struct cc_json_doc *d = &rt->slots_doc;
 
-	if (jv_get_kind(o) != JV_KIND_OBJECT) {
-		jv_free(o);
+	/* the text is ours, but the store is a file: check it all the same */
+	if (!t || !t->slots || cc_json_scan(d, t->slots, strlen(t->slots)) < 0 ||
+	    d->text.data[0] != '{')
 		return;
-	}
 	for (size_t i = 0; i < cc_rules_nslots(rt->rules); i++) {
-		jv v = jv_object_get(jv_copy(o), jv_string(cc_rules_slot_name(rt->rules, i)));
+		const struct cc_json_field *f = cc_json_field(d, cc_rules_slot_name(rt->rules, i));
+		char v[128];
 
-		if (jv_get_kind(v) == JV_KIND_STRING)
-			vals[i] = cc_rules_intern(rt->rules, jv_string_value(v));
-		jv_free(v);
+		/* values are the rules' own names: plain strings, no escapes */
+		if (f && f->val_len >= 2 && f->val_len < sizeof v + 2 &&
+		    d->text.data[f->val_at] == '"' &&
+		    !memchr(d->text.data + f->val_at, '\\', f->val_len)) {
+			memcpy(v, d->text.data + f->val_at + 1, f->val_len - 2);
+			v[f->val_len - 2] = '\0';
+			vals[i] = cc_rules_intern(rt->rules, v);
+		}
 	}
-	jv_free(o);
 }
 
 static void
@@ -144,19 +150,18 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");
 
 	/* the language: cc-detect-lang's verdict, or detect it here */
-	ld = cc_record_get(rec, "language_detection");
 	ld_raw = cc_record_raw(rec, "language_detection", &ld_len);
-	if (jv_get_kind(ld) == JV_KIND_OBJECT) {
-		jv l = jv_object_get(jv_copy(ld), jv_string("detected_language"));
-		jv c = jv_object_get(jv_copy(ld), jv_string("cue"));
+	if (ld_raw && *ld_raw == '{') {
+		/* two members, not the whole evidence; ld keeps the cue alive */
+		jv l = cc_record_at(rec, "language_detection.detected_language");
 
+		ld = cc_record_at(rec, "language_detection.cue");
 		lang = jv_get_kind(l) == JV_KIND_STRING &&
 		    strcmp(jv_string_value(l), "en") == 0 ? "en" : "ja";
-		cue = jv_get_kind(c) == JV_KIND_STRING ? jv_string_value(c) : NULL;
+		cue = jv_get_kind(ld) == JV_KIND_STRING ? jv_string_value(ld) : NULL;
 		jv_free(l);
-		jv_free(c);	/* ld keeps cue alive */
 	} else {
-		jv_free(ld);
+		ld_raw = NULL;
 		ld = jv_invalid();
 		cc_lang_detect(q, qlen, &lr);
 		lang = cc_lang_name(lr.lang);
@@ -250,7 +255,7 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	cc_jw_key(out, "debug_info");
 	cc_jw_object(out);
 	cc_jw_key(out, "language_detection");
-	if (jv_is_valid(ld)) {
+	if (ld_raw) {
 		cc_jw_raw(out, ld_raw, ld_len);
 	} else {	/* the spec's LanguageDetectionResult; evidence is cc-detect-lang's */
 		cc_jw_object(out);
@@ -363,6 +368,7 @@ main(int argc, char **argv)
 	rt.confidence = cc_rules_slot(rt.rules, "confidence");
 	rt.reason = cc_rules_slot(rt.rules, "reason");
 	status = cc_record_run(&stage, stdin, stdout);
+	cc_json_doc_release(&rt.slots_doc);
 	cc_rules_free(rt.rules);
 	cc_session_close(rt.store);
 	cc_config_release(&rt.cfg);

@@ -195,3 +195,10 @@ $ touch plain && CC_STATE_DIR=plain/state cc-route | jq -r .route.agent
 > BusinessInfoAgent
 > FacilityAgent
 2> cc-route: session memory unavailable, routing without context: cannot create 'plain/state': Not a directory
+
+=== a detector's verdict is copied as it came, even without a cue; one that is not an object is detected again
+$ cc-route -n | jq -c '[.route.language, .route.debug_info.language_detection]'
+< {"query":"営業時間は？","language_detection":{"detected_language":"en"}}
+< {"query":"hello","language_detection":"x"}
+> ["en",{"detected_language":"en"}]
+> ["en",{"detected_language":"en","confidence":0.9,"is_mixed":false,"cue":"en-frame"}]
