@@ -37,6 +37,9 @@ struct cc_session {
 static const char schema[] =
 	"PRAGMA journal_mode=WAL;"
 	"PRAGMA synchronous=NORMAL;"
+	/* 8 MB of pages: a busy store's session index outgrows the default 2 MB
+	   and every turn then re-read its pages from the file */
+	"PRAGMA cache_size=-8192;"
 	"CREATE TABLE IF NOT EXISTS turns ("
 	"  id INTEGER PRIMARY KEY,"
 	"  session TEXT NOT NULL,"
