@@ -89,14 +89,49 @@ say(const struct cc_answerer *ar, struct cc_answer *a, const char *key,
 /* ---- the knowledge base: BusinessInfo, Facility ---- */
 
 /*
+ * Which places a passage may speak for.  The responses file names the
+ * categories that are places (kb.places), the venue itself first: a
+ * question about a place takes only that place's passages, and a question
+ * about the venue also those of categories that are no place (its events,
+ * its house rules).  So Saino's hours never answer Engineer Cafe's.
+ */
+static int
+place_index(const struct cc_answerer *ar, const char *category)
+{
+	const char *s = cc_texts_get(ar->texts, "kb.places", "*", NULL);
+	size_t k = category ? strlen(category) : 0;
+
+	for (int i = 0; s && *s && k; i++) {
+		size_t w;
+
+		while (*s == ' ')
+			s++;
+		w = strcspn(s, " ");
+		if (w == k && strncmp(s, category, k) == 0)
+			return i;
+		s += w;
+	}
+	return -1;
+}
+
+static int
+speaks_for(const struct cc_answerer *ar, const char *passage_category,
+    const char *asked)
+{
+	if (!asked)
+		return 1;
+	if (passage_category && strcmp(passage_category, asked) == 0)
+		return 1;
+	return place_index(ar, asked) == 0 && place_index(ar, passage_category) < 0;
+}
+
+/*
  * The passage that answers: the best-ranked one in the answer language
  * about the asked place (cc-rag has already ranked by request type).
- * Saino is a place inside the building: a question about it takes only
- * its passages, and a question about the building (facility-info) any
- * but Saino's: the building's events and rules are about it too.
  */
 static jv
-pick_passage(jv results, const char *lang, const char *category, int *rank)
+pick_passage(const struct cc_answerer *ar, jv results, const char *lang,
+    const char *category, int *rank)
 {
 	int n = jv_get_kind(results) == JV_KIND_ARRAY ?
 	    jv_array_length(jv_copy(results)) : 0;
@@ -106,10 +141,7 @@ pick_passage(jv results, const char *lang, const char *category, int *rank)
 		const char *l = str(r, "language", &keep);
 		const char *c = str(r, "category", &keep);
 		const char *src = str(r, "source", &keep);
-		int ok = l && strcmp(l, lang) == 0 &&
-		    (!category || (c && strcmp(c, category) == 0) ||
-			(strcmp(category, "facility-info") == 0 &&
-			    (!c || strcmp(c, "saino-cafe") != 0))) &&
+		int ok = l && strcmp(l, lang) == 0 && speaks_for(ar, c, category) &&
 		    (!src || strcmp(src, "web_search") != 0);
 
 		jv_free(keep);
@@ -135,11 +167,19 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 {
 	jv keep = jv_array();
 	const char *category = str(route, "category", &keep);
-	const char *place = category && strcmp(category, "saino-cafe") == 0 ?
-	    "saino-cafe" : "facility-info";
+	const char *places = cc_texts_get(ar->texts, "kb.places", "*", NULL);
 	jv results = member(retrieval, "results");
 	int rank = 0;
-	jv p = pick_passage(results, lang, place, &rank);
+	char venue[64] = "";
+	jv p;
+
+	/* a category that is no place (a clarification's, say): the venue's */
+	if (place_index(ar, category) < 0) {
+		if (places)
+			snprintf(venue, sizeof venue, "%.*s", (int)strcspn(places, " "), places);
+		category = *venue ? venue : NULL;
+	}
+	p = pick_passage(ar, results, lang, category, &rank);
 
 	if (jv_is_valid(p)) {
 		const char *content = str(p, "content", &keep);
@@ -334,7 +374,7 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 	} else {
 		int rank;
 		jv results = member(retrieval, "results");
-		jv p = failed ? pick_passage(results, lang, "events", &rank) : jv_invalid();
+		jv p = failed ? pick_passage(ar, results, lang, "events", &rank) : jv_invalid();
 
 		jv_free(results);
 		if (jv_is_valid(p)) {	/* calendar down: the knowledge base only */
@@ -348,7 +388,7 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 			jv_free(keep);
 		} else {
 			jv results2 = member(retrieval, "results");
-			jv kb = pick_passage(results2, lang, "events", &rank);
+			jv kb = pick_passage(ar, results2, lang, "events", &rank);
 
 			say(ar, a, "events.none", lang, vars);
 			if (jv_is_valid(kb)) {	/* none in the range: the regular ones */
