@@ -622,6 +622,18 @@ write_item(struct cc_jw *w, const struct cc_event *e)
 	cc_jw_end(w);
 }
 
+/* Remove spaces in place: "AI 勉強会" is asked for as "AI勉強会". */
+static void
+squeeze(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++)
+		if (*s != ' ')
+			*o++ = *s;
+	*o = '\0';
+}
+
 /* The title asked for (次のもくもく会) appears in the event's title. */
 static int
 title_matches(const struct cc_event *e, const char *want)
@@ -633,7 +645,9 @@ title_matches(const struct cc_event *e, const char *want)
 		return 0;
 	t = cc_text_fold(e->title, strlen(e->title), NULL, 0);
 	f = cc_text_fold(want, strlen(want), NULL, 0);
-	hit = strstr(t, f) != NULL;
+	squeeze(t);
+	squeeze(f);
+	hit = *f && strstr(t, f) != NULL;
 	free(t);
 	free(f);
 	return hit;

@@ -257,3 +257,8 @@ $ cc-event --version | sed 's/[0-9][0-9.]*$/VERSION/'
 $ cc-event file.ndjson 2>/dev/null
 ? 2
 
+
+=== the event asked for is found whatever the spaces in its title ("AI勉強会" is "AI 勉強会")
+$ cc-event | jq -r '[.events.kind, .events.items[0].title, .events.items[0].start] | @tsv'
+< "次のAI勉強会はいつですか？"
+> nextUpcoming	AI 勉強会 / AI study group	2025-01-21T19:00:00+09:00
