@@ -59,6 +59,7 @@ name(const struct responder *rs, const char *snake, const char *camel)
 /* What became of the LLM for one record. */
 struct llm_outcome {
 	const char *status;	/* NULL (not configured), ok, failed, rejected, skipped */
+	const char *code;	/* failed: what failed (cc_llm's codes) */
 	char why[256];
 };
 
@@ -138,6 +139,7 @@ ask_llm(struct responder *rs, struct cc_record *rec, struct cc_answer *a,
 	    cc_llm_chat(&rs->llm, system.data, user.data, &reply, o->why,
 	    sizeof o->why)) < 0) {
 		o->status = "failed";
+		o->code = rs->llm.code ? rs->llm.code : "failed";
 		rs->llm_failed = 1;
 		cc_warn("line %lu: LLM: %s; the composed answer is used", rec->line, o->why);
 	} else if (cc_answer_check(reply.data, user.data, o->why, sizeof o->why) < 0) {
@@ -206,6 +208,10 @@ write_response(const struct responder *rs, const struct cc_answer *a,
 		cc_jw_cstr(out, rs->llm.model);
 		cc_jw_key(out, "status");
 		cc_jw_cstr(out, o->status);
+		if (o->code) {
+			cc_jw_key(out, "code");
+			cc_jw_cstr(out, o->code);
+		}
 		if (*o->why) {
 			cc_jw_key(out, "error");
 			cc_jw_cstr(out, o->why);

@@ -462,6 +462,26 @@ const char *cc_rules_text(const struct cc_rules *r);
 void cc_rules_write_trace(struct cc_rules *r, struct cc_jw *w,
 	const char *const *omit);
 
+/* ---- leaving a dead service alone (cc_util.c) ---- */
+
+/*
+ * A service that timed out or could not be reached is not asked again for
+ * CC_BACKOFF_SECONDS (the real clock): the records meanwhile carry the
+ * same failure at once, so a dead service costs one time limit, not one
+ * per record.  cc-event does the same for its sources.
+ */
+#define CC_BACKOFF_SECONDS 60
+struct cc_backoff {
+	time_t until;		/* not asked before this */
+	const char *code;	/* the failure (a static string) */
+	char why[200];
+};
+/* 1, with *code and err set, while the service is left alone; else 0. */
+int cc_backoff_active(const struct cc_backoff *b, const char **code,
+	char *err, size_t errlen);
+/* A failure: "timeout", "unreachable" or "connect" start a back-off. */
+void cc_backoff_note(struct cc_backoff *b, const char *code, const char *why);
+
 /* ---- knowledge base (cc_kbdoc.c, cc_kb.c, cc_kbnet.c; see cc-kb(5)) ---- */
 
 /* One passage of a knowledge-base document: front matter and body. */
@@ -617,6 +637,7 @@ struct cc_websearch {
 	const char *url, *key;
 	long timeout_ms;
 	size_t limit;
+	struct cc_backoff down;
 };
 struct cc_web_hit {
 	char *title, *url, *content;
@@ -643,6 +664,7 @@ struct cc_embed {
 	long timeout_ms;
 	struct cc_kb_embedder embedder;	/* for cc_kb_build() */
 	const char *code;	/* the last failure's code, or NULL */
+	struct cc_backoff down;
 };
 int cc_embed_init(struct cc_embed *e);
 void cc_embed_release(struct cc_embed *e);
@@ -738,6 +760,10 @@ struct cc_llm {
 	char *model;		/* CC_LLM_MODEL */
 	char *auth;		/* "Authorization: Bearer " CC_LLM_API_KEY, or NULL */
 	long timeout_ms;	/* CC_LLM_TIMEOUT_MS, default 20000 */
+	/* the last failure: timeout, unreachable, http_status, rate_limited,
+	   too_large, failed (network), bad_response, cut_off (a stream) */
+	const char *code;
+	struct cc_backoff down;
 };
 /* 1 and l set up when CC_LLM_BASE_URL is set, else 0. */
 int cc_llm_from_env(struct cc_llm *l);
@@ -747,14 +773,14 @@ void cc_llm_release(struct cc_llm *l);
  * timeout).  0 with the text appended to out, or -1 with a reason that
  * never contains the key.
  */
-int cc_llm_chat(const struct cc_llm *l, const char *system, const char *user,
+int cc_llm_chat(struct cc_llm *l, const char *system, const char *user,
 	struct cc_buf *out, char *err, size_t errlen);
 /*
  * The same, streamed ("stream": true, server-sent events): delta() gets
  * each piece of text as it comes.  A stream that ends without its final
  * "[DONE]" is a failure (cut off); nothing is retried once text came.
  */
-int cc_llm_chat_stream(const struct cc_llm *l, const char *system,
+int cc_llm_chat_stream(struct cc_llm *l, const char *system,
 	const char *user, struct cc_buf *out, char *err, size_t errlen,
 	void (*delta)(const char *s, size_t n, void *arg), void *arg);
 
