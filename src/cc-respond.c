@@ -41,7 +41,7 @@ store(struct responder *rs)
 
 	if (rs->store || rs->store_failed || rs->no_memory)
 		return rs->store;
-	rs->store = cc_session_open(rs->cfg.state_dir, rs->cfg.now, err, sizeof err);
+	rs->store = cc_session_open(&rs->cfg, err, sizeof err);
 	if (!rs->store) {
 		cc_warn("session memory unavailable: %s", err);
 		rs->store_failed = 1;
@@ -255,9 +255,15 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	ask_llm(rs, rec, &a, &o);
 	write_response(rs, &a, category, type, &o, out);
 	if (a.turn >= 0 && rs->store &&
-	    cc_session_answer(rs->store, a.turn, a.text.data, rs->cfg.now) < 0)
-		cc_warn("line %lu: cannot add the answer to turn %lld: %s", rec->line,
-		    a.turn, cc_session_error(rs->store));
+	    cc_session_answer(rs->store, a.turn, a.text.data, rs->cfg.now) < 0) {
+		/* as cc-route: give a failing store up, do not wait on it per record */
+		cc_warn("line %lu: cannot add the answer to turn %lld: %s; answering "
+		    "without session memory from here on", rec->line, a.turn,
+		    cc_session_error(rs->store));
+		cc_session_close(rs->store);
+		rs->store = NULL;
+		rs->store_failed = 1;
+	}
 	jv_free(c);
 	jv_free(t);
 	jv_free(route);

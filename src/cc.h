@@ -82,6 +82,8 @@ int cc_option_common(int c, char **argv, const char *usage, int *unbuffered);
  *                 else ~/.local/state/concierge)
  *   CC_NOW        frozen "now", ISO 8601 with offset or Z
  *   CC_TZ         time zone for dates shown to people (default Asia/Tokyo)
+ *   CC_LOCK_TIMEOUT  seconds to wait for the session store while another
+ *                 process holds its lock (default 10)
  */
 struct cc_config {
 	const char *datadir;
@@ -90,6 +92,7 @@ struct cc_config {
 	const char *tz;
 	time_t now;		/* CC_NOW if set, else the clock at load time */
 	int now_frozen;		/* 1 when now came from CC_NOW */
+	long lock_timeout_ms;	/* CC_LOCK_TIMEOUT */
 };
 
 /* Read the environment; dies with CC_EXIT_USAGE on a malformed value. */
@@ -359,9 +362,14 @@ struct cc_turn {
 	char *answer;		/* added by cc-respond; may be NULL */
 };
 
-/* Open (creating, mode 0700) the store under state_dir; NULL + message. */
-struct cc_session *cc_session_open(const char *state_dir, time_t now,
-	char *err, size_t errlen);
+/*
+ * Open (creating, mode 0700) the store under cfg->state_dir, waiting up to
+ * cfg->lock_timeout_ms for another process's lock; NULL + message.  A
+ * program that gets -1 from a store call should go on without memory
+ * (the spec's rule) rather than try again for every record.
+ */
+struct cc_session *cc_session_open(const struct cc_config *cfg, char *err,
+	size_t errlen);
 void cc_session_close(struct cc_session *s);
 const char *cc_session_error(struct cc_session *s);
 /*
