@@ -26,6 +26,8 @@
 #   /truncated/... promises 5000 bytes, sends 100 and closes
 #   /oversized/... 200 with no length, streaming up to 256 MiB: far beyond
 #                  every client's size cap, until the client hangs up
+#   /redirect/...  302 to /ok/...        /tofile/...  302 to file:///etc/passwd
+#   /badredirect/... 302 to a Location holding terminal control characters
 # Every request is logged as "METHOD PATH auth=yes|no" (an Authorization
 # or X-API-Key header came; the key itself is never written), search
 # queries as "  q=... format=... language=...", embeddings requests as
@@ -101,7 +103,7 @@ sub vector {
 	return '[' . join(',', map { sprintf '%.3f', $_ } @v) . ']';
 }
 
-my %reason = (200 => 'OK', 404 => 'Not Found', 429 => 'Too Many Requests',
+my %reason = (200 => 'OK', 302 => 'Found', 404 => 'Not Found', 429 => 'Too Many Requests',
     500 => 'Internal Server Error');
 
 sub reply {
@@ -150,7 +152,7 @@ sub answer_ok {
 	}
 	if ($what =~ m{/chat/completions$}) {
 		my $text = $mode eq 'escape' ?
-		    "[relaxed]Fine \e[31mred\e[0m \e]0;title\a text." :
+		    "[relaxed]Fine \e[Hred\e[m text\a and\rover." :
 		    '[relaxed]The fault server answers well.';
 		return reply($c, 200, completion($text)) unless $body =~ /"stream":true/;
 		print $c "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\n",
@@ -206,6 +208,12 @@ sub handle {
 		    $what =~ /completions/ ? '{"choices":[]}' : '{"results":"none"}');
 	} elsif ($mode eq 'garbage') {
 		reply($c, 200, "<html>not json{", 'text/html');
+	} elsif ($mode eq 'redirect') {
+		reply($c, 302, '', undef, "Location: /ok$what");
+	} elsif ($mode eq 'tofile') {
+		reply($c, 302, '', undef, 'Location: file:///etc/passwd');
+	} elsif ($mode eq 'badredirect') {
+		reply($c, 302, '', undef, "Location: http://ex\e[31mample.test/\e]0;title\a");
 	} elsif ($mode eq '500') {
 		reply($c, 500, '{"error":"boom"}');
 	} elsif ($mode eq '429') {
