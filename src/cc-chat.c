@@ -353,6 +353,24 @@ show_debug(jv rec)
 
 /* ---- one question through the pipeline ---- */
 
+/*
+ * Answers that cannot be written (a full disk, a reader gone) end the
+ * chat with status 5: before, they were dropped without a word and the
+ * chat went on asking the pipeline for answers nobody could see.
+ */
+static void
+check_output(struct chat *c)
+{
+	int e = fflush(stdout) == EOF ? errno : ferror(stdout) ? EIO : 0;
+
+	if (!e)
+		return;
+	if (e != EPIPE)	/* a reader that left needs no message */
+		cc_warn("cannot write output: %s", strerror(e));
+	c->quit = 1;
+	c->worst = CC_EXIT_INTERNAL;
+}
+
 static int
 ask(struct chat *c, const char *q, size_t qlen)
 {
@@ -513,7 +531,7 @@ ask(struct chat *c, const char *q, size_t qlen)
 			}
 			jv_free(text);
 		}
-		fflush(stdout);
+		check_output(c);
 		if (c->debug && jv_get_kind(r) == JV_KIND_OBJECT)
 			show_debug(r);
 		jv_free(r);
@@ -781,7 +799,7 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);
 
 	if (optind < argc) {
-		for (int i = optind; i < argc && !c.cancelled; i++)
+		for (int i = optind; i < argc && !c.cancelled && !c.quit; i++)
 			ask(&c, argv[i], strlen(argv[i]));
 		if (c.cancelled)
 			c.worst = 130;

@@ -1355,9 +1355,18 @@ main(int argc, char **argv)
 			status = st;
 		free_file(&f);
 	}
-	fflush(stdout);
-	if (ferror(stdout) || (out && fclose(out) != 0))
+	/*
+	 * A write that failed set the error flag and lost its buffer, so
+	 * fclose() alone can succeed after it: -o on a full disk exited 0.
+	 */
+	if (fflush(stdout) == EOF || ferror(stdout)) {
+		cc_warn("cannot write output: %s", strerror(errno));
 		status = CC_EXIT_INTERNAL;
+	}
+	if (out && (ferror(out) | fclose(out))) {
+		cc_warn("cannot write '%s': %s", o.output, strerror(errno));
+		status = CC_EXIT_INTERNAL;
+	}
 	nftw(o.tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(o.tmp);
 	cc_stages_free(o.stages);

@@ -56,6 +56,8 @@ struct rag {
 	long long version;	/* of the index, when the cache was filled */
 	time_t checked;
 	int upstream_failed;	/* some outside service failed: exit 4 */
+	char *kb_error;		/* the index cannot be used: why (exit 5) */
+	int kb_failed;		/* a search failed: exit 5 */
 };
 
 struct route {
@@ -235,10 +237,13 @@ retrieve(struct rag *g, const struct route *r, const char *q, size_t len,
 			cacheable = 0;
 		}
 	}
-	kb_ok = cc_kb_search(g->kb, &kq, &g->hits) == 0;
+	cc_kb_hits_clear(&g->hits);
+	kb_ok = g->kb && cc_kb_search(g->kb, &kq, &g->hits) == 0;
 	if (!kb_ok) {
-		snprintf(kb_err, sizeof kb_err, "%s", cc_kb_error(g->kb));
+		snprintf(kb_err, sizeof kb_err, "%s",
+		    g->kb ? cc_kb_error(g->kb) : g->kb_error);
 		cacheable = 0;
+		g->kb_failed = 1;
 	}
 	free(qv);
 	if (web_allowed && (g->hits.n == 0 || cc_websearch_wanted(q, len))) {
@@ -316,7 +321,8 @@ retrieve(struct rag *g, const struct route *r, const char *q, size_t len,
 		cc_jw_key(w, "errors");
 		cc_jw_array(w);
 		if (!kb_ok)
-			write_error(w, "knowledge_base", "search_failed", kb_err);
+			write_error(w, "knowledge_base", g->kb ? "search_failed" :
+			    "unavailable", kb_err);
 		if (emb_code)
 			write_error(w, "embeddings", emb_code, emb_err);
 		if (web_code)
@@ -404,7 +410,7 @@ rag(void *vctx, struct cc_record *rec, struct cc_jw *out)
 	lang = answer_language(rec, &r, q, len);
 	web_allowed = g->web_on && (!r.present ||
 	    strcmp(r.agent, "GeneralKnowledgeAgent") == 0);
-	if (g->cache) {
+	if (g->cache && g->kb) {
 		time_t now = time(NULL);
 
 		if (now != g->checked) {	/* a rebuild empties the cache */
@@ -515,12 +521,23 @@ main(int argc, char **argv)
 	    g.embed_on ? &g.em.embedder : NULL, 0, err, sizeof err);
 	cc_kb_dirs_free(dirs);
 	free(given);
+	if (!g.kb) {
+		/*
+		 * An index that cannot be opened or built (corrupt, unwritable)
+		 * used to end cc-rag before it read a record, and a pipeline
+		 * lost them all.  The records go on, with the failure in
+		 * retrieval.errors (and web results when configured); exit 5.
+		 */
+		cc_warn("%s; records pass without the knowledge base (the index "
+		    "is rebuilt from the documents once '%s' is removed)", err, db);
+		g.kb_error = cc_xstrdup(err);
+	}
 	free(db);
-	if (!g.kb)
-		cc_die(CC_EXIT_INTERNAL, "%s", err);
 	if (cache)
 		g.cache = calloc(CACHE_SLOTS, sizeof *g.cache);
 	status = cc_record_run(&stage, stdin, stdout);
+	if (status < CC_EXIT_INTERNAL && g.kb_failed)
+		status = CC_EXIT_INTERNAL;
 	if (status == CC_EXIT_OK && g.upstream_failed)
 		status = CC_EXIT_UPSTREAM;
 	cache_flush(&g);
@@ -529,6 +546,7 @@ main(int argc, char **argv)
 	cc_buf_release(&g.key);
 	cc_buf_release(&g.value);
 	cc_kb_close(g.kb);
+	free(g.kb_error);
 	cc_websearch_release(&g.ws);
 	cc_embed_release(&g.em);
 	cc_http_cleanup();

@@ -41,7 +41,7 @@ store(struct responder *rs)
 
 	if (rs->store || rs->store_failed || rs->no_memory)
 		return rs->store;
-	rs->store = cc_session_open(rs->cfg.state_dir, rs->cfg.now, err, sizeof err);
+	rs->store = cc_session_open(&rs->cfg, err, sizeof err);
 	if (!rs->store) {
 		cc_warn("session memory unavailable: %s", err);
 		rs->store_failed = 1;
@@ -59,6 +59,7 @@ name(const struct responder *rs, const char *snake, const char *camel)
 /* What became of the LLM for one record. */
 struct llm_outcome {
 	const char *status;	/* NULL (not configured), ok, failed, rejected, skipped */
+	const char *code;	/* failed: what failed (cc_llm's codes) */
 	char why[256];
 };
 
@@ -138,6 +139,7 @@ ask_llm(struct responder *rs, struct cc_record *rec, struct cc_answer *a,
 	    cc_llm_chat(&rs->llm, system.data, user.data, &reply, o->why,
 	    sizeof o->why)) < 0) {
 		o->status = "failed";
+		o->code = rs->llm.code ? rs->llm.code : "failed";
 		rs->llm_failed = 1;
 		cc_warn("line %lu: LLM: %s; the composed answer is used", rec->line, o->why);
 	} else if (cc_answer_check(reply.data, user.data, o->why, sizeof o->why) < 0) {
@@ -206,6 +208,10 @@ write_response(const struct responder *rs, const struct cc_answer *a,
 		cc_jw_cstr(out, rs->llm.model);
 		cc_jw_key(out, "status");
 		cc_jw_cstr(out, o->status);
+		if (o->code) {
+			cc_jw_key(out, "code");
+			cc_jw_cstr(out, o->code);
+		}
 		if (*o->why) {
 			cc_jw_key(out, "error");
 			cc_jw_cstr(out, o->why);
@@ -249,9 +255,15 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	ask_llm(rs, rec, &a, &o);
 	write_response(rs, &a, category, type, &o, out);
 	if (a.turn >= 0 && rs->store &&
-	    cc_session_answer(rs->store, a.turn, a.text.data, rs->cfg.now) < 0)
-		cc_warn("line %lu: cannot add the answer to turn %lld: %s", rec->line,
-		    a.turn, cc_session_error(rs->store));
+	    cc_session_answer(rs->store, a.turn, a.text.data, rs->cfg.now) < 0) {
+		/* as cc-route: give a failing store up, do not wait on it per record */
+		cc_warn("line %lu: cannot add the answer to turn %lld: %s; answering "
+		    "without session memory from here on", rec->line, a.turn,
+		    cc_session_error(rs->store));
+		cc_session_close(rs->store);
+		rs->store = NULL;
+		rs->store_failed = 1;
+	}
 	jv_free(c);
 	jv_free(t);
 	cc_answer_release(&a);

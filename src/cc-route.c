@@ -44,13 +44,30 @@ store(struct router *rt)
 
 	if (rt->store || rt->store_failed || rt->no_memory)
 		return rt->store;
-	rt->store = cc_session_open(rt->cfg.state_dir, rt->cfg.now, err, sizeof err);
+	rt->store = cc_session_open(&rt->cfg, err, sizeof err);
 	if (!rt->store) {
 		/* spec: memory failure keeps routing, without context */
 		cc_warn("session memory unavailable, routing without context: %s", err);
 		rt->store_failed = 1;
 	}
 	return rt->store;
+}
+
+/*
+ * A store that fails in the middle of a run (locked past the lock
+ * timeout, corrupt, a full disk) is given up like one that cannot be
+ * opened: one warning, then routing without context.  Trying again cost
+ * every record the whole lock timeout, and a corrupt store printed two
+ * warnings a record.
+ */
+static void
+store_lost(struct router *rt, unsigned long line, const char *what)
+{
+	cc_warn("line %lu: %s: %s; routing without context from here on", line,
+	    what, cc_session_error(rt->store));
+	cc_session_close(rt->store);
+	rt->store = NULL;
+	rt->store_failed = 1;
 }
 
 /* The session id: session_id, or its alias sessionId; numbers as text. */
@@ -174,8 +191,7 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		n = cc_session_recent(rt->store, sid, rt->cfg.now - rt->window,
 		    turns, MAX_TURNS);
 		if (n < 0) {
-			cc_warn("line %lu: cannot read session memory: %s", rec->line,
-			    cc_session_error(rt->store));
+			store_lost(rt, rec->line, "cannot read session memory");
 			n = 0;
 		}
 	}
@@ -217,8 +233,7 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		};
 		turn_id = cc_session_add(rt->store, sid, &now_turn);
 		if (turn_id < 0)
-			cc_warn("line %lu: cannot record the turn: %s", rec->line,
-			    cc_session_error(rt->store));
+			store_lost(rt, rec->line, "cannot record the turn");
 		free(qz);
 	}
 
@@ -314,8 +329,13 @@ flush_store(void *ctx)
 {
 	struct router *rt = ctx;
 
-	if (rt->store && cc_session_flush(rt->store) < 0)
-		cc_warn("cannot save session memory: %s", cc_session_error(rt->store));
+	if (rt->store && cc_session_flush(rt->store) < 0) {
+		cc_warn("cannot save session memory: %s; routing without context "
+		    "from here on", cc_session_error(rt->store));
+		cc_session_close(rt->store);
+		rt->store = NULL;
+		rt->store_failed = 1;
+	}
 }
 
 int

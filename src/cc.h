@@ -82,6 +82,8 @@ int cc_option_common(int c, char **argv, const char *usage, int *unbuffered);
  *                 else ~/.local/state/concierge)
  *   CC_NOW        frozen "now", ISO 8601 with offset or Z
  *   CC_TZ         time zone for dates shown to people (default Asia/Tokyo)
+ *   CC_LOCK_TIMEOUT  seconds to wait for the session store while another
+ *                 process holds its lock (default 10)
  */
 struct cc_config {
 	const char *datadir;
@@ -90,6 +92,7 @@ struct cc_config {
 	const char *tz;
 	time_t now;		/* CC_NOW if set, else the clock at load time */
 	int now_frozen;		/* 1 when now came from CC_NOW */
+	long lock_timeout_ms;	/* CC_LOCK_TIMEOUT */
 };
 
 /* Read the environment; dies with CC_EXIT_USAGE on a malformed value. */
@@ -380,9 +383,14 @@ struct cc_turn {
 	char *answer;		/* added by cc-respond; may be NULL */
 };
 
-/* Open (creating, mode 0700) the store under state_dir; NULL + message. */
-struct cc_session *cc_session_open(const char *state_dir, time_t now,
-	char *err, size_t errlen);
+/*
+ * Open (creating, mode 0700) the store under cfg->state_dir, waiting up to
+ * cfg->lock_timeout_ms for another process's lock; NULL + message.  A
+ * program that gets -1 from a store call should go on without memory
+ * (the spec's rule) rather than try again for every record.
+ */
+struct cc_session *cc_session_open(const struct cc_config *cfg, char *err,
+	size_t errlen);
 void cc_session_close(struct cc_session *s);
 const char *cc_session_error(struct cc_session *s);
 /*
@@ -482,6 +490,26 @@ const char *cc_rules_text(const struct cc_rules *r);
  */
 void cc_rules_write_trace(struct cc_rules *r, struct cc_jw *w,
 	const char *const *omit);
+
+/* ---- leaving a dead service alone (cc_util.c) ---- */
+
+/*
+ * A service that timed out or could not be reached is not asked again for
+ * CC_BACKOFF_SECONDS (the real clock): the records meanwhile carry the
+ * same failure at once, so a dead service costs one time limit, not one
+ * per record.  cc-event does the same for its sources.
+ */
+#define CC_BACKOFF_SECONDS 60
+struct cc_backoff {
+	time_t until;		/* not asked before this */
+	const char *code;	/* the failure (a static string) */
+	char why[200];
+};
+/* 1, with *code and err set, while the service is left alone; else 0. */
+int cc_backoff_active(const struct cc_backoff *b, const char **code,
+	char *err, size_t errlen);
+/* A failure: "timeout", "unreachable" or "connect" start a back-off. */
+void cc_backoff_note(struct cc_backoff *b, const char *code, const char *why);
 
 /* ---- knowledge base (cc_kbdoc.c, cc_kb.c, cc_kbnet.c; see cc-kb(5)) ---- */
 
@@ -638,6 +666,7 @@ struct cc_websearch {
 	const char *url, *key;
 	long timeout_ms;
 	size_t limit;
+	struct cc_backoff down;
 };
 struct cc_web_hit {
 	char *title, *url, *content;
@@ -664,6 +693,7 @@ struct cc_embed {
 	long timeout_ms;
 	struct cc_kb_embedder embedder;	/* for cc_kb_build() */
 	const char *code;	/* the last failure's code, or NULL */
+	struct cc_backoff down;
 };
 int cc_embed_init(struct cc_embed *e);
 void cc_embed_release(struct cc_embed *e);
@@ -759,6 +789,10 @@ struct cc_llm {
 	char *model;		/* CC_LLM_MODEL */
 	char *auth;		/* "Authorization: Bearer " CC_LLM_API_KEY, or NULL */
 	long timeout_ms;	/* CC_LLM_TIMEOUT_MS, default 20000 */
+	/* the last failure: timeout, unreachable, http_status, rate_limited,
+	   too_large, failed (network), bad_response, cut_off (a stream) */
+	const char *code;
+	struct cc_backoff down;
 };
 /* 1 and l set up when CC_LLM_BASE_URL is set, else 0. */
 int cc_llm_from_env(struct cc_llm *l);
@@ -768,14 +802,14 @@ void cc_llm_release(struct cc_llm *l);
  * timeout).  0 with the text appended to out, or -1 with a reason that
  * never contains the key.
  */
-int cc_llm_chat(const struct cc_llm *l, const char *system, const char *user,
+int cc_llm_chat(struct cc_llm *l, const char *system, const char *user,
 	struct cc_buf *out, char *err, size_t errlen);
 /*
  * The same, streamed ("stream": true, server-sent events): delta() gets
  * each piece of text as it comes.  A stream that ends without its final
  * "[DONE]" is a failure (cut off); nothing is retried once text came.
  */
-int cc_llm_chat_stream(const struct cc_llm *l, const char *system,
+int cc_llm_chat_stream(struct cc_llm *l, const char *system,
 	const char *user, struct cc_buf *out, char *err, size_t errlen,
 	void (*delta)(const char *s, size_t n, void *arg), void *arg);
 

@@ -56,7 +56,7 @@ valid_domain(const char *d)
 void
 cc_config_load(struct cc_config *cfg)
 {
-	const char *now = getenv("CC_NOW");
+	const char *now = getenv("CC_NOW"), *lock = getenv("CC_LOCK_TIMEOUT");
 
 	cfg->datadir = env_or("CC_DATADIR", CC_PKGDATADIR);
 	cfg->domain = env_or("CC_DOMAIN", "engineer-cafe");
@@ -68,6 +68,16 @@ cc_config_load(struct cc_config *cfg)
 		cfg->state_dir = cc_xstrdup(getenv("CC_STATE_DIR"));
 	else
 		cfg->state_dir = cc_xdg_dir("XDG_STATE_HOME", ".local/state");
+	cfg->lock_timeout_ms = 10000;
+	if (lock && *lock) {
+		char *end;
+		double sec = strtod(lock, &end);
+
+		if (*end || end == lock || !(sec >= 0 && sec <= 3600))
+			cc_die(CC_EXIT_USAGE, "invalid CC_LOCK_TIMEOUT '%s': seconds, "
+			    "such as 2.5", lock);
+		cfg->lock_timeout_ms = (long)(sec * 1000);
+	}
 	cfg->now_frozen = now && *now;
 	if (!cfg->now_frozen)
 		cfg->now = time(NULL);

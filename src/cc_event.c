@@ -524,7 +524,7 @@ connpass_events(struct cc_event_sources *s, struct source *x,
 			jv_free(evs);
 		jv_free(doc);
 		*code = "bad_response";
-		snprintf(err, errlen, "%s: the answer is not connpass event JSON", x->name);
+		snprintf(err, errlen, "the answer is not connpass event JSON");
 		return -1;
 	}
 	jv_array_foreach(evs, i, e) {
@@ -687,12 +687,30 @@ build(struct cc_event_sources *s, const struct cc_time_range *r,
 			}
 		}
 		if (x->type == SRC_CONNPASS) {
+			time_t now = time(NULL);
+
 			*network = 1;
+			/*
+			 * connpass is asked once per range: without this, a dead
+			 * server cost a time limit (and a second of rate spacing)
+			 * for every new range in the stream, where a calendar URL
+			 * costs one.  Its failure is remembered the same minute.
+			 */
+			if (x->err_code && now - x->failed_at < RETRY_AFTER &&
+			    now >= x->failed_at) {
+				add_error(&we, x->name, x->err_code, x->err, 0);
+				flags |= 1;
+				continue;
+			}
+			x->err_code = NULL;
 			if (connpass_events(s, x, r, range_end, &list, &pool, &cached,
 			    &stale, &code, err, sizeof err) < 0) {
-				cc_warn("%s", err);
+				cc_warn("connpass: %s", err);
 				add_error(&we, x->name, code, err, stale);
 				flags |= 1;
+				x->err_code = code;
+				snprintf(x->err, sizeof x->err, "%s", err);
+				x->failed_at = now;
 				if (!stale)
 					continue;
 			}

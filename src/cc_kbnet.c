@@ -4,7 +4,8 @@
  * API shape, seed 002 generalWebSearch) and an OpenAI-compatible
  * embeddings endpoint for dense retrieval.  HTTP goes through the shared
  * client, cc_http_fetch() (timeouts, a size cap, the status checked, TLS
- * verified, keys only in headers and never in messages).
+ * verified, keys only in headers and never in messages); a service that
+ * timed out or cannot be reached is left alone a minute (cc_backoff).
  */
 #include "config.h"
 
@@ -200,6 +201,8 @@ cc_websearch_query(struct cc_websearch *ws, const char *q, size_t len,
 
 	*hits = NULL;
 	*nhits = 0;
+	if (cc_backoff_active(&ws->down, code, err, errlen))
+		return -1;
 	if (len > 2000)		/* a search engine wants a question, not a book */
 		for (len = 2000; len > 0 && ((unsigned char)q[len] & 0xC0) == 0x80; len--)
 			;
@@ -216,8 +219,10 @@ cc_websearch_query(struct cc_websearch *ws, const char *q, size_t len,
 		cc_buf_add(&url, lang, 2);
 	}
 	if (http_call(url.data, ws->key, NULL, ws->timeout_ms, &body, code, err,
-	    errlen) < 0)
+	    errlen) < 0) {
+		cc_backoff_note(&ws->down, *code, err);
 		goto out;
+	}
 	doc = jv_parse_sized(body.data ? body.data : "", (int)body.len);
 	if (!jv_is_valid(doc) || jv_get_kind(doc) != JV_KIND_OBJECT) {
 		jv_free(doc);
@@ -306,6 +311,8 @@ cc_embed_texts(void *ctx, const char *const *texts, size_t n, float **vecs,
 
 	*vecs = NULL;
 	*dim = 0;
+	if (cc_backoff_active(&e->down, &e->code, err, errlen))
+		return -1;
 	while (base > 0 && e->base[base - 1] == '/')
 		base--;
 	cc_buf_add(&url, e->base, base);
@@ -324,6 +331,7 @@ cc_embed_texts(void *ctx, const char *const *texts, size_t n, float **vecs,
 	if (http_call(url.data, e->key, req.data, e->timeout_ms, &body, &code,
 	    err, errlen) < 0) {
 		e->code = code;
+		cc_backoff_note(&e->down, code, err);
 		goto out;
 	}
 	doc = jv_parse_sized(body.data ? body.data : "", (int)body.len);

@@ -6,7 +6,10 @@
  *
  * Configuration is the environment only, so the key is never on a command
  * line: CC_LLM_BASE_URL (".../v1"), CC_LLM_MODEL, CC_LLM_API_KEY (sent as
- * a bearer token, never logged, never cached), CC_LLM_TIMEOUT_MS.
+ * a bearer token, never logged, never cached), CC_LLM_TIMEOUT_MS.  An
+ * endpoint that timed out or cannot be reached is left alone for a minute
+ * (cc_backoff): each record meanwhile fails at once instead of waiting
+ * twice its time limit.
  */
 #include "config.h"
 
@@ -129,14 +132,26 @@ parse_reply(const struct cc_buf *body, struct cc_buf *out, char *err, size_t err
 	return rc;
 }
 
+/* The names of cc_http's failures that the record shows (as cc-rag's). */
+static const char *
+failure_code(const char *http_code)
+{
+	if (!http_code)
+		return "failed";
+	return !strcmp(http_code, "connect") ? "unreachable" :
+	    !strcmp(http_code, "network") ? "failed" : http_code;
+}
+
 int
-cc_llm_chat(const struct cc_llm *l, const char *system, const char *user,
+cc_llm_chat(struct cc_llm *l, const char *system, const char *user,
     struct cc_buf *out, char *err, size_t errlen)
 {
 	const char *headers[3] = { "Content-Type: application/json", l->auth, NULL };
 	struct cc_buf body = {0};
 	int rc = -1;
 
+	if (cc_backoff_active(&l->down, &l->code, err, errlen))
+		return -1;
 	request_body(l, system, user, 0, &body);
 	for (int attempt = 1; attempt <= ATTEMPTS; attempt++) {
 		struct cc_http_request req = {
@@ -148,10 +163,12 @@ cc_llm_chat(const struct cc_llm *l, const char *system, const char *user,
 
 		if (cc_http_fetch(&req, &res) == 0) {
 			rc = parse_reply(&res.body, out, err, errlen);
+			l->code = rc < 0 ? "bad_response" : NULL;
 			cc_http_response_release(&res);
 			break;	/* a malformed answer is not retried */
 		}
 		snprintf(err, errlen, "%s", res.error);
+		l->code = failure_code(res.error_code);
 		int again = res.error_code && (strcmp(res.error_code, "timeout") == 0 ||
 		    strcmp(res.error_code, "rate_limited") == 0 ||
 		    (strcmp(res.error_code, "http_status") == 0 && res.status >= 500));
@@ -164,6 +181,8 @@ cc_llm_chat(const struct cc_llm *l, const char *system, const char *user,
 			nanosleep(&pause, NULL);
 		}
 	}
+	if (rc < 0)
+		cc_backoff_note(&l->down, l->code, err);
 	cc_buf_release(&body);
 	return rc;
 }
@@ -177,6 +196,7 @@ struct sse {
 	void *arg;
 	int done;		/* "data: [DONE]" seen */
 	int bad;		/* an event that is not the expected JSON */
+	int events;		/* "data:" lines seen */
 };
 
 /* One "data: {...}" line: its choices[0].delta.content. */
@@ -187,6 +207,7 @@ sse_line(struct sse *e, const char *l, size_t n)
 
 	if (n < 6 || strncmp(l, "data: ", 6) != 0)
 		return;		/* comments, event names, blank lines */
+	e->events++;
 	l += 6;
 	n -= 6;
 	if (n == 6 && strncmp(l, "[DONE]", 6) == 0) {
@@ -237,7 +258,7 @@ sse_data(const char *p, size_t n, void *arg)
 }
 
 int
-cc_llm_chat_stream(const struct cc_llm *l, const char *system, const char *user,
+cc_llm_chat_stream(struct cc_llm *l, const char *system, const char *user,
     struct cc_buf *out, char *err, size_t errlen,
     void (*delta)(const char *s, size_t n, void *arg), void *arg)
 {
@@ -253,18 +274,29 @@ cc_llm_chat_stream(const struct cc_llm *l, const char *system, const char *user,
 	struct cc_http_response res = {0};
 	int rc = -1;
 
+	if (cc_backoff_active(&l->down, &l->code, err, errlen))
+		return -1;
 	request_body(l, system, user, 1, &body);
 	req.body = body.data;
 	req.body_len = body.len;
-	if (cc_http_fetch(&req, &res) < 0)
+	l->code = "bad_response";
+	if (cc_http_fetch(&req, &res) < 0) {
 		snprintf(err, errlen, "%s", res.error);
-	else if (!e.done)
+		l->code = failure_code(res.error_code);
+		cc_backoff_note(&l->down, l->code, err);
+	} else if (!e.events) {
+		/* a 200 of plain text or JSON: say so, not "cut off" */
+		snprintf(err, errlen, "the answer is not an event stream");
+	} else if (!e.done) {
 		snprintf(err, errlen, "the stream was cut off before its end");
-	else if (out->len == 0)
+		l->code = "cut_off";
+	} else if (out->len == 0) {
 		snprintf(err, errlen, "the stream held no text%s",
 		    e.bad ? " (events of the wrong shape)" : "");
-	else
+	} else {
+		l->code = NULL;
 		rc = 0;
+	}
 	cc_http_response_release(&res);
 	cc_buf_release(&e.line);
 	cc_buf_release(&body);

@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -351,16 +352,33 @@ input_buffered(FILE *in)
  * Hand the records built so far on: first let the stage settle what it
  * wrote elsewhere (cc-route commits its session turns), so a later stage
  * never sees a record whose turn it cannot read; then write them.
+ *
+ * They leave whole.  SIGINT, SIGTERM and SIGHUP wait until they are
+ * written and flushed, and then end the program at once with the
+ * signal's status (their default action; nothing is caught).  Before, a
+ * signal between two writes left half a record in the output (the tail
+ * that stdio kept of a chunk), which the next stage took for bad JSON.
  */
 static int
-hand_on(struct run *r, FILE *out, int push)
+hand_on(struct run *r, FILE *out)
 {
+	sigset_t hold, old;
+	int rc = 0;
+
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &old);
 	if (r->stage->flush)
 		r->stage->flush(r->stage->ctx);
 	if (r->out.len && fwrite(r->out.data, 1, r->out.len, out) != r->out.len)
-		return -1;
+		rc = -1;
 	r->out.len = 0;
-	return push ? fflush(out) : 0;
+	if (fflush(out) != 0)
+		rc = -1;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
 }
 
 /*
@@ -385,7 +403,7 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 	r.rec.whole = jv_invalid();
 	r.rec.held = jv_array();
 	for (;;) {
-		if (r.out.len && !input_buffered(in) && hand_on(&r, out, 1) < 0) {
+		if (r.out.len && !input_buffered(in) && hand_on(&r, out) < 0) {
 			failed = 1;
 			break;
 		}
@@ -412,8 +430,7 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 		}
 		if (r.out.len > before || !stage->render)
 			cc_buf_add(&r.out, "\n", 1);
-		if ((interactive || r.out.len >= CHUNK) &&
-		    hand_on(&r, out, interactive) < 0) {
+		if ((interactive || r.out.len >= CHUNK) && hand_on(&r, out) < 0) {
 			failed = 1;
 			break;
 		}
@@ -427,7 +444,7 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 		cc_buf_release(&r.value);
 		return CC_EXIT_INTERNAL;
 	}
-	if (failed || hand_on(&r, out, 1) != 0 || ferror(out)) {
+	if (failed || hand_on(&r, out) != 0 || ferror(out)) {
 		cc_warn("cannot write output: %s", strerror(errno));
 		cc_buf_release(&r.out);
 		cc_buf_release(&r.value);

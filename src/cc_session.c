@@ -22,7 +22,6 @@
 
 #include "cc.h"
 
-#define BUSY_TIMEOUT_MS 10000
 #define BATCH_TURNS 64		/* commit after this many turns ... */
 #define BATCH_NS 20000000L	/* ... or this long after the first */
 #define RETENTION_S (7 * 86400)	/* turns older than this are purged */
@@ -62,8 +61,9 @@ prepare(struct cc_session *s, const char *sql, sqlite3_stmt **st)
 }
 
 struct cc_session *
-cc_session_open(const char *state_dir, time_t now, char *err, size_t errlen)
+cc_session_open(const struct cc_config *cfg, char *err, size_t errlen)
 {
+	const char *state_dir = cfg->state_dir;
 	struct cc_session *s = calloc(1, sizeof *s);
 	size_t n = strlen(state_dir) + sizeof "/sessions.db";
 	char *path = cc_xmalloc(n);
@@ -81,7 +81,7 @@ cc_session_open(const char *state_dir, time_t now, char *err, size_t errlen)
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		goto sqlfail;
 	chmod(path, 0600);
-	sqlite3_busy_timeout(s->db, BUSY_TIMEOUT_MS);
+	sqlite3_busy_timeout(s->db, (int)cfg->lock_timeout_ms);
 	if (sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, errlen, "'%s': %s", path, msg ? msg : "cannot set up");
 		sqlite3_free(msg);
@@ -98,10 +98,16 @@ cc_session_open(const char *state_dir, time_t now, char *err, size_t errlen)
 	    &s->answer) != SQLITE_OK ||
 	    prepare(s, "DELETE FROM turns WHERE at < ?1", &purge) != SQLITE_OK)
 		goto sqlfail;
-	/* forget old conversations; a busy store just keeps them a while longer */
-	sqlite3_bind_int64(purge, 1, (sqlite3_int64)now - RETENTION_S);
+	/*
+	 * Forget old conversations.  A busy store just keeps them a while
+	 * longer: this must not wait for the lock, or a store held by another
+	 * process cost every start-up the whole lock timeout for nothing.
+	 */
+	sqlite3_bind_int64(purge, 1, (sqlite3_int64)cfg->now - RETENTION_S);
+	sqlite3_busy_timeout(s->db, 0);
 	sqlite3_step(purge);
 	sqlite3_finalize(purge);
+	sqlite3_busy_timeout(s->db, (int)cfg->lock_timeout_ms);
 	free(path);
 	return s;
 sqlfail:
@@ -196,6 +202,10 @@ cc_session_flush(struct cc_session *s)
 	if (!s || !s->in_txn)
 		return 0;
 	rc = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	/* a COMMIT that failed can leave the transaction open: end it, or
+	   the next BEGIN is refused */
+	if (rc != SQLITE_OK && !sqlite3_get_autocommit(s->db))
+		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
 	s->in_txn = 0;
 	s->pending = 0;
 	return rc == SQLITE_OK ? 0 : -1;

@@ -156,3 +156,31 @@ cc_word(char **s)
 	*s = e;
 	return w;
 }
+
+/* ---- leaving a dead service alone ---- */
+
+int
+cc_backoff_active(const struct cc_backoff *b, const char **code, char *err,
+    size_t errlen)
+{
+	time_t now = time(NULL);
+
+	/* a clock set back never keeps a service away for longer */
+	if (!b->code || now >= b->until || b->until - now > CC_BACKOFF_SECONDS)
+		return 0;
+	*code = b->code;
+	snprintf(err, errlen, "%s (not asked again for %ld s)", b->why,
+	    (long)(b->until - now));
+	return 1;
+}
+
+void
+cc_backoff_note(struct cc_backoff *b, const char *code, const char *why)
+{
+	if (!code || (strcmp(code, "timeout") != 0 && strcmp(code, "unreachable") != 0 &&
+	    strcmp(code, "connect") != 0))
+		return;
+	b->code = code;
+	b->until = time(NULL) + CC_BACKOFF_SECONDS;
+	snprintf(b->why, sizeof b->why, "%s", why);
+}
