@@ -276,8 +276,13 @@ flush_store(void *ctx)
 {
 	struct responder *rs = ctx;
 
-	if (rs->store && cc_session_flush(rs->store) < 0)
-		cc_warn("cannot save session memory: %s", cc_session_error(rs->store));
+	if (rs->store && cc_session_flush(rs->store) < 0) {
+		cc_warn("cannot save session memory: %s; answering without session "
+		    "memory from here on", cc_session_error(rs->store));
+		cc_session_close(rs->store);
+		rs->store = NULL;
+		rs->store_failed = 1;
+	}
 }
 
 /* --text: the answer alone, with or without its emotion tag. */
