@@ -41,7 +41,7 @@ store(struct responder *rs)
 
 	if (rs->store || rs->store_failed || rs->no_memory)
 		return rs->store;
-	rs->store = cc_session_open(&rs->cfg, err, sizeof err);
+	rs->store = cc_session_open(&rs->cfg, CC_SESSION_ANSWERS, err, sizeof err);
 	if (!rs->store) {
 		cc_warn("session memory unavailable: %s", err);
 		rs->store_failed = 1;
@@ -270,9 +270,14 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	return CC_RECORD_SET;
 }
 
-/* Commit the answers added so far whenever records are handed on. */
+/*
+ * Commit the answers added so far when the input is quiet (and at the
+ * end; a full batch commits by itself).  No later stage waits for them,
+ * so unlike cc-route's turns they need not be committed with every
+ * record handed on, which cost a commit a record.
+ */
 static void
-flush_store(void *ctx)
+commit_answers(void *ctx)
 {
 	struct responder *rs = ctx;
 
@@ -316,7 +321,7 @@ main(int argc, char **argv)
 	};
 	struct responder rs = {0};
 	struct cc_stage stage = { .name = "cc-respond", .key = "response",
-		.process = respond, .flush = flush_store, .ctx = &rs };
+		.process = respond, .idle = commit_answers, .ctx = &rs };
 	const char *w = getenv("CC_MEMORY_WINDOW");
 	char *path, err[768], *end;
 	int c, status, text = 0;

@@ -44,7 +44,7 @@ store(struct router *rt)
 
 	if (rt->store || rt->store_failed || rt->no_memory)
 		return rt->store;
-	rt->store = cc_session_open(&rt->cfg, err, sizeof err);
+	rt->store = cc_session_open(&rt->cfg, 0, err, sizeof err);
 	if (!rt->store) {
 		/* spec: memory failure keeps routing, without context */
 		cc_warn("session memory unavailable, routing without context: %s", err);

@@ -285,6 +285,14 @@ struct cc_stage {
 	 */
 	void (*flush)(void *ctx);
 	/*
+	 * Optional: called at the end, and when no input has come for
+	 * CC_RECORD_IDLE_MS with nothing left to hand on: for writes no later
+	 * stage waits for (cc-respond's answers), so they are committed in
+	 * batches rather than with every record, yet never held while the
+	 * stream is quiet.
+	 */
+	void (*idle)(void *ctx);
+	/*
 	 * Optional: write this instead of the record when process() set the
 	 * key (cc-respond --text); `value` is the key's JSON text.  Records it
 	 * did not set are then not written at all.
@@ -293,6 +301,7 @@ struct cc_stage {
 	void *ctx;
 };
 
+#define CC_RECORD_IDLE_MS 20
 /* Read records from `in`, write them to `out`; returns the exit status. */
 int cc_record_run(struct cc_stage *stage, FILE *in, FILE *out);
 
@@ -380,17 +389,20 @@ struct cc_turn {
 	time_t at;
 	char *query, *language, *agent, *category, *request_type;
 	char *slots;		/* the router's slots as a JSON object */
-	char *answer;		/* added by cc-respond; may be NULL */
+	char *answer;		/* added by cc-respond; NULL if none or not asked for */
 };
 
 /*
  * Open (creating, mode 0700) the store under cfg->state_dir, waiting up to
- * cfg->lock_timeout_ms for another process's lock; NULL + message.  A
- * program that gets -1 from a store call should go on without memory
+ * cfg->lock_timeout_ms for another process's lock; NULL + message.  With
+ * CC_SESSION_ANSWERS the answers are opened too (cc_session_answer, and
+ * cc_turn.answer from cc_session_recent); without, they are not touched.
+ * A program that gets -1 from a store call should go on without memory
  * (the spec's rule) rather than try again for every record.
  */
-struct cc_session *cc_session_open(const struct cc_config *cfg, char *err,
-	size_t errlen);
+#define CC_SESSION_ANSWERS 1
+struct cc_session *cc_session_open(const struct cc_config *cfg, int flags,
+	char *err, size_t errlen);
 void cc_session_close(struct cc_session *s);
 const char *cc_session_error(struct cc_session *s);
 /*

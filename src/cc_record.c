@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -348,6 +349,18 @@ input_buffered(FILE *in)
 #endif
 }
 
+/* 1 if input can be read within ms milliseconds (or at once: EOF, error). */
+static int
+input_within(FILE *in, int ms)
+{
+	struct pollfd p = { fileno(in), POLLIN, 0 };
+	int rc;
+
+	while ((rc = poll(&p, 1, ms)) < 0 && errno == EINTR)
+		;
+	return rc != 0;
+}
+
 /*
  * Hand the records built so far on: first let the stage settle what it
  * wrote elsewhere (cc-route commits its session turns), so a later stage
@@ -407,6 +420,8 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 			failed = 1;
 			break;
 		}
+		if (stage->idle && !input_buffered(in) && !input_within(in, CC_RECORD_IDLE_MS))
+			stage->idle(stage->ctx);
 		if ((n = getline(&line, &cap, in)) < 0)
 			break;
 		size_t len = (size_t)n, before = r.out.len;
@@ -436,6 +451,8 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 		}
 	}
 	free(line);
+	if (stage->idle)
+		stage->idle(stage->ctx);
 	jv_free(r.rec.held);
 	cc_json_doc_release(&r.rec.doc);
 	if (!failed && ferror(in)) {

@@ -4,7 +4,13 @@
  * the session sees it even while the earlier record is still flowing
  * through later stages; cc-respond adds the answer to it.
  *
- * Several pipelines may share one store: the database is in WAL mode,
+ * Turns and answers are two files, sessions.db and answers.db, because
+ * they have two writers: in one pipeline cc-route and cc-respond write at
+ * the same time, and in one file each would wait for the other's lock and
+ * every commit of one would empty the other's page cache.  Only a memory
+ * question reads both.
+ *
+ * Several pipelines may share one store: the databases are in WAL mode,
  * writes are batched in short transactions, and a writer waits for the
  * lock (busy timeout) rather than failing.  All SQL uses bound parameters.
  * This file is the only one that knows the store is SQLite, so another
@@ -26,19 +32,28 @@
 #define BATCH_NS 20000000L	/* ... or this long after the first */
 #define RETENTION_S (7 * 86400)	/* turns older than this are purged */
 
-struct cc_session {
+/* One database file and its batch of writes. */
+struct store {
 	sqlite3 *db;
-	sqlite3_stmt *recent, *add, *answer;
-	int in_txn, pending;	/* an open write transaction and its turns */
+	int in_txn, pending;	/* an open write transaction and its writes */
 	struct timespec since;
 };
 
-static const char schema[] =
-	"PRAGMA journal_mode=WAL;"
-	"PRAGMA synchronous=NORMAL;"
-	/* 8 MB of pages: a busy store's session index outgrows the default 2 MB
-	   and every turn then re-read its pages from the file */
+struct cc_session {
+	struct store turns, answers;	/* answers.db: CC_SESSION_ANSWERS only */
+	struct store *failed;		/* the one whose error is the last */
+	sqlite3_stmt *recent, *add, *answer, *answer_of;
+};
+
+#define PRAGMAS \
+	"PRAGMA journal_mode=WAL;" \
+	"PRAGMA synchronous=NORMAL;" \
+	/* 8 MB of pages: a busy store's session index outgrows the default \
+	   2 MB and every turn then re-read its pages from the file */ \
 	"PRAGMA cache_size=-8192;"
+
+/* (Stores made before answers.db keep their unused answer columns.) */
+static const char turns_schema[] = PRAGMAS
 	"CREATE TABLE IF NOT EXISTS turns ("
 	"  id INTEGER PRIMARY KEY,"
 	"  session TEXT NOT NULL,"
@@ -48,36 +63,38 @@ static const char schema[] =
 	"  agent TEXT,"
 	"  category TEXT,"
 	"  request_type TEXT,"
-	"  slots TEXT,"				/* the router's slots, JSON */
-	"  answer TEXT,"
-	"  answered_at INTEGER);"
+	"  slots TEXT);"			/* the router's slots, JSON */
 	"CREATE INDEX IF NOT EXISTS turns_by_session ON turns (session, id);"
 	"CREATE INDEX IF NOT EXISTS turns_by_time ON turns (at);";
 
+static const char answers_schema[] = PRAGMAS
+	"CREATE TABLE IF NOT EXISTS answers ("
+	"  turn INTEGER PRIMARY KEY,"		/* turns.id in sessions.db */
+	"  at INTEGER NOT NULL,"		/* Unix time of the answer */
+	"  answer TEXT);"
+	"CREATE INDEX IF NOT EXISTS answers_by_time ON answers (at);";
+
 static int
-prepare(struct cc_session *s, const char *sql, sqlite3_stmt **st)
+prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
 {
-	return sqlite3_prepare_v3(s->db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
+	return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
 }
 
-struct cc_session *
-cc_session_open(const struct cc_config *cfg, char *err, size_t errlen)
+/*
+ * Open (creating it, mode 0600) state_dir/name with its schema, and forget
+ * rows older than the retention with purge_sql.  0, or -1 with err set.
+ */
+static int
+store_open(struct store *st, const struct cc_config *cfg, const char *name,
+    const char *schema, const char *purge_sql, char *err, size_t errlen)
 {
-	const char *state_dir = cfg->state_dir;
-	struct cc_session *s = calloc(1, sizeof *s);
-	size_t n = strlen(state_dir) + sizeof "/sessions.db";
-	char *path = cc_xmalloc(n);
-	char *msg = NULL;
+	size_t n = strlen(cfg->state_dir) + strlen(name) + 2;
+	char *path = cc_xmalloc(n), *msg = NULL;
 	sqlite3_stmt *purge = NULL;
+	int rc = -1;
 
-	if (!s)
-		cc_die(CC_EXIT_INTERNAL, "out of memory");
-	snprintf(path, n, "%s/sessions.db", state_dir);
-	if (cc_mkdirs(state_dir) < 0) {
-		snprintf(err, errlen, "cannot create '%s': %s", state_dir, strerror(errno));
-		goto fail;
-	}
-	if (sqlite3_open_v2(path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+	snprintf(path, n, "%s/%s", cfg->state_dir, name);
+	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		goto sqlfail;
 	chmod(path, 0600);
@@ -88,23 +105,14 @@ cc_session_open(const struct cc_config *cfg, char *err, size_t errlen)
 	 * checkpointed as it grows instead (every 1,000 pages, by whoever
 	 * commits then); committed turns are as durable either way.
 	 */
-	sqlite3_db_config(s->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
-	sqlite3_busy_timeout(s->db, (int)cfg->lock_timeout_ms);
-	if (sqlite3_exec(s->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+	sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	sqlite3_busy_timeout(st->db, (int)cfg->lock_timeout_ms);
+	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(err, errlen, "'%s': %s", path, msg ? msg : "cannot set up");
 		sqlite3_free(msg);
-		goto fail;
+		goto done;
 	}
-	if (prepare(s, "SELECT id, at, query, language, agent, category,"
-	    " request_type, slots, answer FROM turns"
-	    " WHERE session = ?1 AND at >= ?2 ORDER BY id DESC LIMIT ?3",
-	    &s->recent) != SQLITE_OK ||
-	    prepare(s, "INSERT INTO turns (session, at, query, language, agent,"
-	    " category, request_type, slots) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
-	    &s->add) != SQLITE_OK ||
-	    prepare(s, "UPDATE turns SET answer = ?2, answered_at = ?3 WHERE id = ?1",
-	    &s->answer) != SQLITE_OK ||
-	    prepare(s, "DELETE FROM turns WHERE at < ?1", &purge) != SQLITE_OK)
+	if (prepare(st->db, purge_sql, &purge) != SQLITE_OK)
 		goto sqlfail;
 	/*
 	 * Forget old conversations.  A busy store just keeps them a while
@@ -112,18 +120,60 @@ cc_session_open(const struct cc_config *cfg, char *err, size_t errlen)
 	 * process cost every start-up the whole lock timeout for nothing.
 	 */
 	sqlite3_bind_int64(purge, 1, (sqlite3_int64)cfg->now - RETENTION_S);
-	sqlite3_busy_timeout(s->db, 0);
+	sqlite3_busy_timeout(st->db, 0);
 	sqlite3_step(purge);
-	sqlite3_finalize(purge);
-	sqlite3_busy_timeout(s->db, (int)cfg->lock_timeout_ms);
-	free(path);
-	return s;
+	sqlite3_busy_timeout(st->db, (int)cfg->lock_timeout_ms);
+	rc = 0;
+	goto done;
 sqlfail:
 	snprintf(err, errlen, "'%s': %s", path,
-	    s->db ? sqlite3_errmsg(s->db) : "cannot open");
-fail:
+	    st->db ? sqlite3_errmsg(st->db) : "cannot open");
+done:
 	sqlite3_finalize(purge);
 	free(path);
+	return rc;
+}
+
+struct cc_session *
+cc_session_open(const struct cc_config *cfg, int flags, char *err, size_t errlen)
+{
+	struct cc_session *s = calloc(1, sizeof *s);
+
+	if (!s)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	if (cc_mkdirs(cfg->state_dir) < 0) {
+		snprintf(err, errlen, "cannot create '%s': %s", cfg->state_dir,
+		    strerror(errno));
+		goto fail;
+	}
+	s->failed = &s->turns;
+	if (store_open(&s->turns, cfg, "sessions.db", turns_schema,
+	    "DELETE FROM turns WHERE at < ?1", err, errlen) < 0)
+		goto fail;
+	if (prepare(s->turns.db, "SELECT id, at, query, language, agent, category,"
+	    " request_type, slots FROM turns"
+	    " WHERE session = ?1 AND at >= ?2 ORDER BY id DESC LIMIT ?3",
+	    &s->recent) != SQLITE_OK ||
+	    prepare(s->turns.db, "INSERT INTO turns (session, at, query, language,"
+	    " agent, category, request_type, slots) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+	    &s->add) != SQLITE_OK)
+		goto sqlfail;
+	if (flags & CC_SESSION_ANSWERS) {
+		s->failed = &s->answers;
+		if (store_open(&s->answers, cfg, "answers.db", answers_schema,
+		    "DELETE FROM answers WHERE at < ?1", err, errlen) < 0)
+			goto fail;
+		if (prepare(s->answers.db, "INSERT OR REPLACE INTO answers (turn, at, answer)"
+		    " VALUES (?1, ?2, ?3)", &s->answer) != SQLITE_OK ||
+		    prepare(s->answers.db, "SELECT answer FROM answers WHERE turn = ?1",
+		    &s->answer_of) != SQLITE_OK)
+			goto sqlfail;
+	}
+	return s;
+sqlfail:
+	snprintf(err, errlen, "%s: %s", s->failed == &s->answers ? "answers.db" :
+	    "sessions.db", sqlite3_errmsg(s->failed->db));
+fail:
 	cc_session_close(s);
 	return NULL;
 }
@@ -137,14 +187,16 @@ cc_session_close(struct cc_session *s)
 	sqlite3_finalize(s->recent);
 	sqlite3_finalize(s->add);
 	sqlite3_finalize(s->answer);
-	sqlite3_close(s->db);
+	sqlite3_finalize(s->answer_of);
+	sqlite3_close(s->turns.db);
+	sqlite3_close(s->answers.db);
 	free(s);
 }
 
 const char *
 cc_session_error(struct cc_session *s)
 {
-	return sqlite3_errmsg(s->db);
+	return s->failed->db ? sqlite3_errmsg(s->failed->db) : "cannot open";
 }
 
 static char *
@@ -175,10 +227,19 @@ cc_session_recent(struct cc_session *s, const char *session, time_t since,
 		t->category = column(s->recent, 5);
 		t->request_type = column(s->recent, 6);
 		t->slots = column(s->recent, 7);
-		t->answer = column(s->recent, 8);
+		t->answer = NULL;
 	}
 	rc = n < max ? rc : SQLITE_DONE;
 	sqlite3_reset(s->recent);
+	s->failed = &s->turns;
+	for (int i = 0; rc == SQLITE_DONE && s->answer_of && i < n; i++) {
+		sqlite3_bind_int64(s->answer_of, 1, turns[i].id);
+		if ((rc = sqlite3_step(s->answer_of)) == SQLITE_ROW)
+			turns[i].answer = column(s->answer_of, 0);
+		rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
+		sqlite3_reset(s->answer_of);
+		s->failed = &s->answers;
+	}
 	if (rc != SQLITE_DONE) {
 		cc_turns_release(turns, n);
 		return -1;
@@ -202,21 +263,37 @@ bind_text(sqlite3_stmt *st, int i, const char *v)
 		sqlite3_bind_null(st, i);
 }
 
-int
-cc_session_flush(struct cc_session *s)
+/* Commit st's batch; 0 or -1. */
+static int
+store_flush(struct cc_session *s, struct store *st)
 {
 	int rc;
 
-	if (!s || !s->in_txn)
+	if (!st->in_txn)
 		return 0;
-	rc = sqlite3_exec(s->db, "COMMIT", NULL, NULL, NULL);
+	rc = sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
 	/* a COMMIT that failed can leave the transaction open: end it, or
 	   the next BEGIN is refused */
-	if (rc != SQLITE_OK && !sqlite3_get_autocommit(s->db))
-		sqlite3_exec(s->db, "ROLLBACK", NULL, NULL, NULL);
-	s->in_txn = 0;
-	s->pending = 0;
+	if (rc != SQLITE_OK) {
+		s->failed = st;
+		if (!sqlite3_get_autocommit(st->db))
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	st->in_txn = 0;
+	st->pending = 0;
 	return rc == SQLITE_OK ? 0 : -1;
+}
+
+int
+cc_session_flush(struct cc_session *s)
+{
+	int a, b;
+
+	if (!s)
+		return 0;
+	a = store_flush(s, &s->turns);
+	b = store_flush(s, &s->answers);
+	return a < 0 || b < 0 ? -1 : 0;
 }
 
 static long
@@ -229,29 +306,31 @@ elapsed_ns(const struct timespec *since)
 }
 
 /*
- * One commit per write costs more than the routing itself, so writes (new
- * turns, answers) are batched in one transaction; a batch is short
- * (BATCH_TURNS, BATCH_NS) and the stage flushes it whenever its output is
- * flushed, so an interactive session never waits for one, and a later
- * stage never sees a record before its turn is committed.
+ * One commit per write costs more than the routing itself, so writes are
+ * batched in one transaction; a batch is short (BATCH_TURNS, BATCH_NS)
+ * and the stage flushes it whenever its output is flushed, so an
+ * interactive session never waits for one, and a later stage never sees
+ * a record before its turn is committed.
  */
 static int
-batch_begin(struct cc_session *s)
+batch_begin(struct cc_session *s, struct store *st)
 {
-	if (s->in_txn)
+	if (st->in_txn)
 		return 0;
-	if (sqlite3_exec(s->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		s->failed = st;
 		return -1;
-	s->in_txn = 1;
-	clock_gettime(CLOCK_MONOTONIC, &s->since);
+	}
+	st->in_txn = 1;
+	clock_gettime(CLOCK_MONOTONIC, &st->since);
 	return 0;
 }
 
 static int
-batch_end(struct cc_session *s)
+batch_end(struct cc_session *s, struct store *st)
 {
-	if (++s->pending >= BATCH_TURNS || elapsed_ns(&s->since) >= BATCH_NS)
-		return cc_session_flush(s);
+	if (++st->pending >= BATCH_TURNS || elapsed_ns(&st->since) >= BATCH_NS)
+		return store_flush(s, st);
 	return 0;
 }
 
@@ -260,7 +339,7 @@ cc_session_add(struct cc_session *s, const char *session, const struct cc_turn *
 {
 	long long id = -1;
 
-	if (batch_begin(s) < 0)
+	if (batch_begin(s, &s->turns) < 0)
 		return -1;
 	sqlite3_bind_text(s->add, 1, session, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(s->add, 2, (sqlite3_int64)t->at);
@@ -271,10 +350,12 @@ cc_session_add(struct cc_session *s, const char *session, const struct cc_turn *
 	bind_text(s->add, 7, t->request_type);
 	bind_text(s->add, 8, t->slots);
 	if (sqlite3_step(s->add) == SQLITE_DONE)
-		id = sqlite3_last_insert_rowid(s->db);
+		id = sqlite3_last_insert_rowid(s->turns.db);
+	else
+		s->failed = &s->turns;
 	sqlite3_reset(s->add);
 	sqlite3_clear_bindings(s->add);
-	if (batch_end(s) < 0)
+	if (batch_end(s, &s->turns) < 0)
 		id = -1;
 	return id;
 }
@@ -285,15 +366,16 @@ cc_session_answer(struct cc_session *s, long long turn, const char *answer,
 {
 	int rc;
 
-	if (batch_begin(s) < 0)
+	if (!s->answer || batch_begin(s, &s->answers) < 0)
 		return -1;
 	sqlite3_bind_int64(s->answer, 1, turn);
-	bind_text(s->answer, 2, answer);
-	sqlite3_bind_int64(s->answer, 3, (sqlite3_int64)at);
-	rc = sqlite3_step(s->answer);
+	sqlite3_bind_int64(s->answer, 2, (sqlite3_int64)at);
+	bind_text(s->answer, 3, answer);
+	if ((rc = sqlite3_step(s->answer)) != SQLITE_DONE)
+		s->failed = &s->answers;
 	sqlite3_reset(s->answer);
 	sqlite3_clear_bindings(s->answer);
-	if (batch_end(s) < 0)
+	if (batch_end(s, &s->answers) < 0)
 		rc = SQLITE_ERROR;
 	return rc == SQLITE_DONE ? 0 : -1;
 }
