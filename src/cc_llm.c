@@ -95,11 +95,11 @@ request_body(const struct cc_llm *l, const char *system, const char *user,
 	cc_jw_end(&w);
 }
 
-/* choices[0].message.content, or -1 with a reason. */
-static int
-parse_reply(const struct cc_buf *body, struct cc_buf *out, char *err, size_t errlen)
+int
+cc_llm_parse_reply(const char *body, size_t len, struct cc_buf *out, char *err,
+    size_t errlen)
 {
-	jv v = jv_parse_sized(body->data ? body->data : "", (int)body->len);
+	jv v = jv_parse_sized(body ? body : "", (int)len);
 	jv c;
 	int rc = -1;
 
@@ -147,7 +147,8 @@ cc_llm_chat(const struct cc_llm *l, const char *system, const char *user,
 		struct cc_http_response res = {0};
 
 		if (cc_http_fetch(&req, &res) == 0) {
-			rc = parse_reply(&res.body, out, err, errlen);
+			rc = cc_llm_parse_reply(res.body.data, res.body.len, out, err,
+			    errlen);
 			cc_http_response_release(&res);
 			break;	/* a malformed answer is not retried */
 		}
@@ -170,18 +171,9 @@ cc_llm_chat(const struct cc_llm *l, const char *system, const char *user,
 
 /* ---- streaming: server-sent events ---- */
 
-struct sse {
-	struct cc_buf line;	/* a line still coming */
-	struct cc_buf *out;
-	void (*delta)(const char *s, size_t n, void *arg);
-	void *arg;
-	int done;		/* "data: [DONE]" seen */
-	int bad;		/* an event that is not the expected JSON */
-};
-
 /* One "data: {...}" line: its choices[0].delta.content. */
 static void
-sse_line(struct sse *e, const char *l, size_t n)
+sse_line(struct cc_llm_stream *e, const char *l, size_t n)
 {
 	jv v, c;
 
@@ -217,10 +209,10 @@ sse_line(struct sse *e, const char *l, size_t n)
 	jv_free(v);
 }
 
-static void
-sse_data(const char *p, size_t n, void *arg)
+void
+cc_llm_stream_feed(const char *p, size_t n, void *arg)
 {
-	struct sse *e = arg;
+	struct cc_llm_stream *e = arg;
 
 	for (size_t i = 0; i < n; i++) {
 		if (p[i] == '\n') {
@@ -244,11 +236,11 @@ cc_llm_chat_stream(const struct cc_llm *l, const char *system, const char *user,
 	const char *headers[4] = { "Content-Type: application/json",
 		"Accept: text/event-stream", l->auth, NULL };
 	struct cc_buf body = {0};
-	struct sse e = { .out = out, .delta = delta, .arg = arg };
+	struct cc_llm_stream e = { .out = out, .delta = delta, .arg = arg };
 	struct cc_http_request req = {
 		.headers = headers, .secret_headers = 1, .url = l->url,
 		.timeout_ms = l->timeout_ms, .max_bytes = 4 << 20,
-		.on_data = sse_data, .on_data_arg = &e,
+		.on_data = cc_llm_stream_feed, .on_data_arg = &e,
 	};
 	struct cc_http_response res = {0};
 	int rc = -1;
