@@ -168,6 +168,13 @@ int cc_json_scan(struct cc_json_doc *doc, const char *s, size_t n);
 const struct cc_json_field *cc_json_field(const struct cc_json_doc *doc,
 	const char *key);
 void cc_json_doc_release(struct cc_json_doc *doc);
+/*
+ * Parse JSON text from outside (an HTTP answer) into an owned jv:
+ * jv_invalid() unless cc_json_scan() accepts it (strict RFC 8259; libjq
+ * itself is laxer, and leaks on some invalid text).  Deeper than libjq's
+ * 256 levels is invalid too.
+ */
+jv cc_json_parse(const char *s, size_t n);
 /* Append v as compact JSON; borrows v. */
 void cc_json_put(struct cc_buf *b, jv v);
 

@@ -528,7 +528,7 @@ cc_event_connpass_parse(const char *body, size_t len, const char *source,
 {
 	jv doc, evs;
 
-	doc = jv_parse_sized(body ? body : "", (int)len);
+	doc = cc_json_parse(body, len);
 	if (jv_get_kind(doc) != JV_KIND_OBJECT ||
 	    jv_get_kind(evs = jv_object_get(jv_copy(doc), jv_string("events"))) !=
 	    JV_KIND_ARRAY) {

@@ -232,7 +232,7 @@ cc_websearch_parse(const char *body, size_t len, size_t limit,
 
 	*hits = NULL;
 	*nhits = 0;
-	doc = jv_parse_sized(body ? body : "", (int)len);
+	doc = cc_json_parse(body, len);
 	if (!jv_is_valid(doc) || jv_get_kind(doc) != JV_KIND_OBJECT) {
 		jv_free(doc);
 		*code = "bad_response";
@@ -355,7 +355,7 @@ cc_embed_parse(const char *body, size_t body_len, size_t n, float **vecs,
 
 	*vecs = NULL;
 	*dim = 0;
-	doc = jv_parse_sized(body ? body : "", (int)body_len);
+	doc = cc_json_parse(body, body_len);
 	if (jv_get_kind(doc) == JV_KIND_OBJECT)
 		data = jv_object_get(jv_copy(doc), jv_string("data"));
 	if (jv_get_kind(data) != JV_KIND_ARRAY ||

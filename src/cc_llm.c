@@ -99,7 +99,7 @@ int
 cc_llm_parse_reply(const char *body, size_t len, struct cc_buf *out, char *err,
     size_t errlen)
 {
-	jv v = jv_parse_sized(body ? body : "", (int)len);
+	jv v = cc_json_parse(body, len);
 	jv c;
 	int rc = -1;
 
@@ -185,7 +185,7 @@ sse_line(struct cc_llm_stream *e, const char *l, size_t n)
 		e->done = 1;
 		return;
 	}
-	v = jv_parse_sized(l, (int)n);
+	v = cc_json_parse(l, n);
 	c = jv_get_kind(v) == JV_KIND_OBJECT ?
 	    jv_object_get(jv_copy(v), jv_string("choices")) : jv_invalid();
 	if (jv_get_kind(c) == JV_KIND_ARRAY && jv_array_length(jv_copy(c)) > 0) {
