@@ -110,10 +110,14 @@ cc_llm_parse_reply(const char *body, size_t len, struct cc_buf *out, char *err,
 	}
 	c = jv_object_get(jv_copy(v), jv_string("choices"));
 	if (jv_get_kind(c) == JV_KIND_ARRAY && jv_array_length(jv_copy(c)) > 0) {
-		jv m = jv_object_get(jv_array_get(jv_copy(c), 0), jv_string("message"));
+		/* choices[0] may be anything, and libjq asserts on a kind mismatch */
+		jv first = jv_array_get(jv_copy(c), 0);
+		jv m = jv_get_kind(first) == JV_KIND_OBJECT ?
+		    jv_object_get(jv_copy(first), jv_string("message")) : jv_invalid();
 		jv t = jv_get_kind(m) == JV_KIND_OBJECT ?
 		    jv_object_get(jv_copy(m), jv_string("content")) : jv_invalid();
 
+		jv_free(first);
 		if (jv_get_kind(t) == JV_KIND_STRING && jv_string_length_bytes(jv_copy(t)) > 0) {
 			cc_buf_add(out, jv_string_value(t),
 			    (size_t)jv_string_length_bytes(jv_copy(t)));
@@ -189,10 +193,16 @@ sse_line(struct cc_llm_stream *e, const char *l, size_t n)
 	c = jv_get_kind(v) == JV_KIND_OBJECT ?
 	    jv_object_get(jv_copy(v), jv_string("choices")) : jv_invalid();
 	if (jv_get_kind(c) == JV_KIND_ARRAY && jv_array_length(jv_copy(c)) > 0) {
-		jv d = jv_object_get(jv_array_get(jv_copy(c), 0), jv_string("delta"));
+		/* as in a whole answer: choices[0] need not be an object */
+		jv first = jv_array_get(jv_copy(c), 0);
+		jv d = jv_get_kind(first) == JV_KIND_OBJECT ?
+		    jv_object_get(jv_copy(first), jv_string("delta")) : jv_invalid();
 		jv t = jv_get_kind(d) == JV_KIND_OBJECT ?
 		    jv_object_get(jv_copy(d), jv_string("content")) : jv_invalid();
 
+		if (jv_get_kind(first) != JV_KIND_OBJECT)
+			e->bad = 1;
+		jv_free(first);
 		if (jv_get_kind(t) == JV_KIND_STRING) {
 			size_t k = (size_t)jv_string_length_bytes(jv_copy(t));
 
