@@ -438,7 +438,8 @@ put_number(struct cc_buf *b, double d)
 	}
 	if (isinf(d))
 		d = d > 0 ? 1.7976931348623157e308 : -1.7976931348623157e308;
-	if (d == (double)(long long)d && fabs(d) < 1e15) {
+	/* the range first: converting beyond long long is undefined */
+	if (fabs(d) < 1e15 && d == (double)(long long)d) {
 		/* integers, the common case: no printf */
 		unsigned long long u = (unsigned long long)fabs(d);
 
