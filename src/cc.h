@@ -185,6 +185,13 @@ const char *cc_json_member(const char *obj, size_t n, const char *key, size_t *l
  * times faster.  Owned.
  */
 jv cc_json_to_jv(const char *s, size_t n);
+/*
+ * Parse JSON text from outside (an HTTP answer) into an owned jv:
+ * jv_invalid() unless cc_json_scan() accepts it (strict RFC 8259; libjq
+ * itself is laxer, and leaks on some invalid text).  Deeper than libjq's
+ * 256 levels is invalid too.
+ */
+jv cc_json_parse(const char *s, size_t n);
 /* Append v as compact JSON; borrows v. */
 void cc_json_put(struct cc_buf *b, jv v);
 
@@ -691,6 +698,15 @@ int cc_websearch_wanted(const char *q, size_t len);
 int cc_websearch_query(struct cc_websearch *ws, const char *q, size_t len,
 	const char *lang, struct cc_web_hit **hits, size_t *nhits,
 	const char **code, char *err, size_t errlen);
+/*
+ * The reading half of cc_websearch_query(), on its own so it can be tested
+ * and fuzzed without a server: the hits (at most limit) of a SearXNG JSON
+ * answer body[0..len) (len below 2 GiB; body may be NULL when len is 0).
+ * 0, or -1 with *code "bad_response" and a message.
+ */
+int cc_websearch_parse(const char *body, size_t len, size_t limit,
+	struct cc_web_hit **hits, size_t *nhits, const char **code, char *err,
+	size_t errlen);
 void cc_web_hits_release(struct cc_web_hit *h, size_t n);
 
 /*
@@ -712,6 +728,14 @@ void cc_embed_release(struct cc_embed *e);
 /* The cc_kb_embedder function; ctx is the struct cc_embed. */
 int cc_embed_texts(void *ctx, const char *const *texts, size_t n,
 	float **vecs, int *dim, char *err, size_t errlen);
+/*
+ * The reading half of cc_embed_texts(): n vectors of one dimension from an
+ * embeddings answer body[0..len) (len below 2 GiB), placed by their
+ * "index".  0 with *vecs (malloc'd, n * *dim floats; NULL when n is 0),
+ * or -1 with a message.
+ */
+int cc_embed_parse(const char *body, size_t len, size_t n, float **vecs,
+	int *dim, char *err, size_t errlen);
 
 /* ---- response texts (cc_texts.c; format in cc-respond(1)) ---- */
 
@@ -824,6 +848,32 @@ int cc_llm_chat(struct cc_llm *l, const char *system, const char *user,
 int cc_llm_chat_stream(struct cc_llm *l, const char *system,
 	const char *user, struct cc_buf *out, char *err, size_t errlen,
 	void (*delta)(const char *s, size_t n, void *arg), void *arg);
+
+/*
+ * The readers of the answers, on their own so they can be tested and
+ * fuzzed without a server.  cc_llm_parse_reply: choices[0].message.content
+ * of a chat-completion body[0..len) (len below 2 GiB) appended to out; 0,
+ * or -1 with a reason.
+ */
+int cc_llm_parse_reply(const char *body, size_t len, struct cc_buf *out,
+	char *err, size_t errlen);
+/*
+ * A streamed answer being read: cc_llm_stream_feed() takes the body in
+ * pieces as they come (split anywhere, arg is the stream) and appends each
+ * "data: {...}" line's choices[0].delta.content to out, also handing it to
+ * delta() when set.  Zero it, set out, delta and arg; free line with
+ * cc_buf_release() when done.
+ */
+struct cc_llm_stream {
+	struct cc_buf line;	/* a line still coming */
+	struct cc_buf *out;
+	void (*delta)(const char *s, size_t n, void *arg);
+	void *arg;
+	int done;		/* "data: [DONE]" seen */
+	int bad;		/* an event that is not the expected JSON */
+	int events;		/* "data:" lines seen */
+};
+void cc_llm_stream_feed(const char *p, size_t n, void *arg);
 
 /* ---- local dates in CC_TZ (cc_time.c) ---- */
 
@@ -1072,6 +1122,24 @@ void cc_event_sources_free(struct cc_event_sources *s);
  */
 int cc_event_write(struct cc_event_sources *s, const struct cc_time_range *r,
 	struct cc_jw *out);
+
+/* Strings that events point to, kept alive while their list is used. */
+struct cc_event_strings {
+	char **v;
+	size_t n;
+};
+void cc_event_strings_release(struct cc_event_strings *p);
+/*
+ * The reading half of the connpass client, on its own so it can be tested
+ * and fuzzed without a server: the events of a connpass API answer
+ * body[0..len) (len below 2 GiB) that overlap r and start before
+ * range_end, appended to out with `source` as their source; their text
+ * (HTML stripped, cut) is added to strings.  0, or -1 when the body is not
+ * connpass event JSON.
+ */
+int cc_event_connpass_parse(const char *body, size_t len, const char *source,
+	const struct cc_time_range *r, time_t range_end, struct cc_event_list *out,
+	struct cc_event_strings *strings);
 
 /* ---- terminal output (cc_term.c) ---- */
 

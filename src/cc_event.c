@@ -348,25 +348,21 @@ load_url(struct cc_event_sources *s, struct source *x)
 
 /* ---- connpass ---- */
 
-/* Strings of connpass events, alive while one record is written. */
-struct pool {
-	char **v;
-	size_t n;
-};
-
 static const char *
-pool_add(struct pool *p, char *s)
+pool_add(struct cc_event_strings *p, char *s)
 {
 	p->v = cc_xrealloc(p->v, (p->n + 1) * sizeof *p->v);
 	return p->v[p->n++] = s;
 }
 
-static void
-pool_release(struct pool *p)
+void
+cc_event_strings_release(struct cc_event_strings *p)
 {
 	for (size_t i = 0; i < p->n; i++)
 		free(p->v[i]);
 	free(p->v);
+	p->v = NULL;
+	p->n = 0;
 }
 
 static const char *
@@ -476,13 +472,12 @@ connpass_url(const struct cc_event_sources *s, const struct cc_time_range *r,
 static int
 connpass_events(struct cc_event_sources *s, struct source *x,
     const struct cc_time_range *r, time_t range_end, struct cc_event_list *out,
-    struct pool *pool, int *cached, int *stale, const char **code, char *err,
-    size_t errlen)
+    struct cc_event_strings *pool, int *cached, int *stale, const char **code,
+    char *err, size_t errlen)
 {
 	struct cc_buf url = {0}, key = {0};
 	const char *headers[3] = { NULL, "Accept: application/json", NULL };
 	struct cc_http_response res;
-	jv doc, evs;
 	int rc = 0;
 
 	connpass_url(s, r, &url);
@@ -515,20 +510,35 @@ connpass_events(struct cc_event_sources *s, struct source *x,
 		cc_http_response_release(&res);
 		return -1;
 	}
-	doc = jv_parse_sized(res.body.data, (int)res.body.len);
+	if (cc_event_connpass_parse(res.body.data, res.body.len, x->name, r,
+	    range_end, out, pool) < 0) {
+		cc_http_response_release(&res);
+		*code = "bad_response";
+		snprintf(err, errlen, "%s: the answer is not connpass event JSON", x->name);
+		return -1;
+	}
 	cc_http_response_release(&res);
+	return rc;
+}
+
+int
+cc_event_connpass_parse(const char *body, size_t len, const char *source,
+    const struct cc_time_range *r, time_t range_end, struct cc_event_list *out,
+    struct cc_event_strings *pool)
+{
+	jv doc, evs;
+
+	doc = cc_json_parse(body, len);
 	if (jv_get_kind(doc) != JV_KIND_OBJECT ||
 	    jv_get_kind(evs = jv_object_get(jv_copy(doc), jv_string("events"))) !=
 	    JV_KIND_ARRAY) {
 		if (jv_get_kind(doc) == JV_KIND_OBJECT)
 			jv_free(evs);
 		jv_free(doc);
-		*code = "bad_response";
-		snprintf(err, errlen, "the answer is not connpass event JSON");
 		return -1;
 	}
 	jv_array_foreach(evs, i, e) {
-		struct cc_event ev = { .source = x->name };
+		struct cc_event ev = { .source = source };
 		const char *t, *st, *en, *place, *addr, *c;
 		time_t a, b;
 
@@ -577,7 +587,7 @@ connpass_events(struct cc_event_sources *s, struct source *x,
 	}
 	jv_free(evs);
 	jv_free(doc);
-	return rc;
+	return 0;
 }
 
 /* ---- the value ---- */
@@ -660,7 +670,7 @@ build(struct cc_event_sources *s, const struct cc_time_range *r,
 {
 	struct cc_event_list list = {0};
 	struct cc_jw ws, we, wi;
-	struct pool pool = {0};
+	struct cc_event_strings pool = {0};
 	time_t range_end = r->open ? r->start + 366L * 86400 : r->end;
 	size_t limit = r->open ? s->upcoming : s->max_items, shown = 0;
 	int flags = 0;
@@ -743,7 +753,7 @@ build(struct cc_event_sources *s, const struct cc_time_range *r,
 	}
 	cc_jw_end(&wi);
 	cc_event_list_release(&list);
-	pool_release(&pool);
+	cc_event_strings_release(&pool);
 	return flags;
 }
 

@@ -704,6 +704,90 @@ never_matches(const struct icalrecurrencetype *r)
 	return 1;
 }
 
+/* The days of a month the n-th (n < 0: from the end) weekday can be on. */
+static void
+nth_weekday_days(int n, int *lo, int *hi)
+{
+	/* the first is on day 1 to 7; the last on day 22 (of 28) to 31 */
+	*lo = n > 0 ? 7 * n - 6 : 29 + 7 * n;
+	*hi = n > 0 ? 7 * n : 38 + 7 * n;
+	if (*lo < 1)
+		*lo = 1;
+	if (*hi > 31)
+		*hi = 31;
+}
+
+/*
+ * Days within a month that cannot be, in a monthly rule or a yearly one by
+ * month (where BYDAY ordinals count in the month): a weekday beyond the
+ * fifth (BYDAY=8FR), an ordinal no BYMONTHDAY day can be (2MO on the
+ * 31st), or a BYSETPOS beyond what a month holds (BYSETPOS=40;BYDAY=MO).
+ * libical's iterator looks for their first instance until the year 2582
+ * as well, a second or more per rule and question (found by fuzzing).
+ */
+static int
+no_day_in_month(const struct icalrecurrencetype *r)
+{
+	int monthly = r->freq == ICAL_MONTHLY_RECURRENCE ||
+	    (r->freq == ICAL_YEARLY_RECURRENCE &&
+	    r->by_month[0] != ICAL_RECURRENCE_ARRAY_MAX);
+	int has_md = r->by_month_day[0] != ICAL_RECURRENCE_ARRAY_MAX;
+	long days = 0, most = 1;	/* candidate days; instances a month */
+	const short *const times[] = { r->by_hour, r->by_minute, r->by_second };
+	const int sizes[] = { ICAL_BY_HOUR_SIZE, ICAL_BY_MINUTE_SIZE,
+		ICAL_BY_SECOND_SIZE };
+
+	if (!monthly)
+		return 0;
+	for (int i = 0; i < ICAL_BY_DAY_SIZE && r->by_day[i] != ICAL_RECURRENCE_ARRAY_MAX; i++) {
+		int n = icalrecurrencetype_day_position(r->by_day[i]), lo = 1, hi = 31;
+		int possible = !has_md;
+
+		if (n)
+			nth_weekday_days(n, &lo, &hi);
+		for (int k = 0; has_md && k < ICAL_BY_MONTHDAY_SIZE &&
+		    r->by_month_day[k] != ICAL_RECURRENCE_ARRAY_MAX; k++) {
+			int d = r->by_month_day[k];
+
+			/* day d, or with d < 0 the d-th from the end: 28 + d + 1 ... */
+			if ((d > 0 ? d : 29 + d) <= hi && (d > 0 ? d : 32 + d) >= lo)
+				possible = 1;
+		}
+		if (lo <= hi && possible)
+			days += n ? 1 : 5;
+	}
+	if (r->by_day[0] != ICAL_RECURRENCE_ARRAY_MAX && days == 0)
+		return 1;
+	if (r->by_set_pos[0] == ICAL_RECURRENCE_ARRAY_MAX ||
+	    r->freq != ICAL_MONTHLY_RECURRENCE)
+		return 0;
+	/* BYSETPOS counts the instances of one month */
+	if (!days || days > 31)
+		days = 31;
+	if (has_md) {
+		long k = 0;
+
+		while (k < ICAL_BY_MONTHDAY_SIZE &&
+		    r->by_month_day[k] != ICAL_RECURRENCE_ARRAY_MAX)
+			k++;
+		if (k < days)
+			days = k;
+	}
+	for (int t = 0; t < 3; t++) {
+		long k = 0;
+
+		while (k < sizes[t] && times[t][k] != ICAL_RECURRENCE_ARRAY_MAX)
+			k++;
+		most *= k ? k : 1;
+	}
+	most *= days;
+	for (int i = 0; i < ICAL_BY_SETPOS_SIZE &&
+	    r->by_set_pos[i] != ICAL_RECURRENCE_ARRAY_MAX; i++)
+		if (r->by_set_pos[i] != 0 && labs(r->by_set_pos[i]) <= most)
+			return 0;
+	return 1;
+}
+
 /* Iterate one rule from dtstart over [from, until]; calls back per instant. */
 static size_t
 walk_rule(struct walk *w, const struct vevent *e, struct icalrecurrencetype rule,
@@ -718,7 +802,7 @@ walk_rule(struct walk *w, const struct vevent *e, struct icalrecurrencetype rule
 	if (icaltime_is_null_time(rule.until) ||
 	    icaltime_compare(until, rule.until) < 0)
 		rule.until = until;
-	if (never_matches(&rule))
+	if (never_matches(&rule) || no_day_in_month(&rule))
 		return 0;
 	it = icalrecur_iterator_new(rule, e->dtstart);
 	if (!it)

@@ -538,6 +538,21 @@ cc_json_doc_release(struct cc_json_doc *doc)
 	doc->nfields = doc->cap = 0;
 }
 
+jv
+cc_json_parse(const char *s, size_t n)
+{
+	struct cc_json_doc doc = {0};
+	int ok = n <= INT32_MAX && cc_json_scan(&doc, s ? s : "", n) == 0;
+
+	/*
+	 * libjq 1.6 leaks the value it holds when a second one follows
+	 * without a separator ({"a" "b"}, found by fuzzing): text from
+	 * outside reaches jv_parse_sized() only once it is known to be JSON.
+	 */
+	cc_json_doc_release(&doc);
+	return ok ? jv_parse_sized(s, (int)n) : jv_invalid();
+}
+
 /* ---- serialising jv values ---- */
 
 /* Bytes that must be escaped in a JSON string (controls, quote, backslash). */
@@ -611,7 +626,8 @@ put_number(struct cc_buf *b, double d)
 	}
 	if (isinf(d))
 		d = d > 0 ? 1.7976931348623157e308 : -1.7976931348623157e308;
-	if (d == (double)(long long)d && fabs(d) < 1e15) {
+	/* the range first: converting beyond long long is undefined */
+	if (fabs(d) < 1e15 && d == (double)(long long)d) {
 		/* integers, the common case: no printf */
 		unsigned long long u = (unsigned long long)fabs(d);
 

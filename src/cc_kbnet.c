@@ -196,7 +196,6 @@ cc_websearch_query(struct cc_websearch *ws, const char *q, size_t len,
 {
 	struct cc_buf url = {0}, body = {0};
 	char *text;
-	jv doc, results;
 	int rc = -1;
 
 	*hits = NULL;
@@ -219,26 +218,41 @@ cc_websearch_query(struct cc_websearch *ws, const char *q, size_t len,
 		cc_buf_add(&url, lang, 2);
 	}
 	if (http_call(url.data, ws->key, NULL, ws->timeout_ms, &body, code, err,
-	    errlen) < 0) {
+	    errlen) == 0)
+		rc = cc_websearch_parse(body.data, body.len, ws->limit, hits, nhits,
+		    code, err, errlen);
+	else
 		cc_backoff_note(&ws->down, *code, err);
-		goto out;
-	}
-	doc = jv_parse_sized(body.data ? body.data : "", (int)body.len);
+	cc_buf_release(&url);
+	cc_buf_release(&body);
+	return rc;
+}
+
+int
+cc_websearch_parse(const char *body, size_t len, size_t limit,
+    struct cc_web_hit **hits, size_t *nhits, const char **code, char *err,
+    size_t errlen)
+{
+	jv doc, results;
+
+	*hits = NULL;
+	*nhits = 0;
+	doc = cc_json_parse(body, len);
 	if (!jv_is_valid(doc) || jv_get_kind(doc) != JV_KIND_OBJECT) {
 		jv_free(doc);
 		*code = "bad_response";
 		snprintf(err, errlen, "the search endpoint did not answer a JSON object");
-		goto out;
+		return -1;
 	}
 	results = jv_object_get(doc, jv_string("results"));
 	if (jv_get_kind(results) != JV_KIND_ARRAY) {
 		jv_free(results);
 		*code = "bad_response";
 		snprintf(err, errlen, "the search answer has no \"results\" array");
-		goto out;
+		return -1;
 	}
 	jv_array_foreach(results, i, r) {
-		if (*nhits < ws->limit && jv_get_kind(r) == JV_KIND_OBJECT) {
+		if (*nhits < limit && jv_get_kind(r) == JV_KIND_OBJECT) {
 			char *title = json_str(r, "title"), *link = json_str(r, "url");
 			char *content = json_str(r, "content");
 
@@ -257,11 +271,7 @@ cc_websearch_query(struct cc_websearch *ws, const char *q, size_t len,
 		jv_free(r);
 	}
 	jv_free(results);
-	rc = 0;
-out:
-	cc_buf_release(&url);
-	cc_buf_release(&body);
-	return rc;
+	return 0;
 }
 
 /* ---- embeddings ---- */
@@ -304,9 +314,7 @@ cc_embed_texts(void *ctx, const char *const *texts, size_t n, float **vecs,
 	struct cc_buf url = {0}, req = {0}, body = {0};
 	struct cc_jw w;
 	const char *code = "failed";
-	jv doc = jv_invalid(), data = jv_invalid();
-	float *out = NULL;
-	int rc = -1, d = 0;
+	int rc = -1;
 	size_t base = strlen(e->base);
 
 	*vecs = NULL;
@@ -334,7 +342,28 @@ cc_embed_texts(void *ctx, const char *const *texts, size_t n, float **vecs,
 		cc_backoff_note(&e->down, code, err);
 		goto out;
 	}
-	doc = jv_parse_sized(body.data ? body.data : "", (int)body.len);
+	if (cc_embed_parse(body.data, body.len, n, vecs, dim, err, errlen) == 0) {
+		e->code = NULL;
+		rc = 0;
+	}
+out:
+	cc_buf_release(&url);
+	cc_buf_release(&req);
+	cc_buf_release(&body);
+	return rc;
+}
+
+int
+cc_embed_parse(const char *body, size_t body_len, size_t n, float **vecs,
+    int *dim, char *err, size_t errlen)
+{
+	jv doc, data = jv_invalid();
+	float *out = NULL;
+	int rc = -1, d = 0;
+
+	*vecs = NULL;
+	*dim = 0;
+	doc = cc_json_parse(body, body_len);
 	if (jv_get_kind(doc) == JV_KIND_OBJECT)
 		data = jv_object_get(jv_copy(doc), jv_string("data"));
 	if (jv_get_kind(data) != JV_KIND_ARRAY ||
@@ -384,13 +413,9 @@ cc_embed_texts(void *ctx, const char *const *texts, size_t n, float **vecs,
 	}
 	*vecs = out;
 	*dim = d;
-	e->code = NULL;
 	rc = 0;
 out:
 	jv_free(doc);
 	jv_free(data);
-	cc_buf_release(&url);
-	cc_buf_release(&req);
-	cc_buf_release(&body);
 	return rc;
 }

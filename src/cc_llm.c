@@ -98,11 +98,11 @@ request_body(const struct cc_llm *l, const char *system, const char *user,
 	cc_jw_end(&w);
 }
 
-/* choices[0].message.content, or -1 with a reason. */
-static int
-parse_reply(const struct cc_buf *body, struct cc_buf *out, char *err, size_t errlen)
+int
+cc_llm_parse_reply(const char *body, size_t len, struct cc_buf *out, char *err,
+    size_t errlen)
 {
-	jv v = jv_parse_sized(body->data ? body->data : "", (int)body->len);
+	jv v = cc_json_parse(body, len);
 	jv c;
 	int rc = -1;
 
@@ -113,10 +113,14 @@ parse_reply(const struct cc_buf *body, struct cc_buf *out, char *err, size_t err
 	}
 	c = jv_object_get(jv_copy(v), jv_string("choices"));
 	if (jv_get_kind(c) == JV_KIND_ARRAY && jv_array_length(jv_copy(c)) > 0) {
-		jv m = jv_object_get(jv_array_get(jv_copy(c), 0), jv_string("message"));
+		/* choices[0] may be anything, and libjq asserts on a kind mismatch */
+		jv first = jv_array_get(jv_copy(c), 0);
+		jv m = jv_get_kind(first) == JV_KIND_OBJECT ?
+		    jv_object_get(jv_copy(first), jv_string("message")) : jv_invalid();
 		jv t = jv_get_kind(m) == JV_KIND_OBJECT ?
 		    jv_object_get(jv_copy(m), jv_string("content")) : jv_invalid();
 
+		jv_free(first);
 		if (jv_get_kind(t) == JV_KIND_STRING && jv_string_length_bytes(jv_copy(t)) > 0) {
 			cc_buf_add(out, jv_string_value(t),
 			    (size_t)jv_string_length_bytes(jv_copy(t)));
@@ -162,7 +166,8 @@ cc_llm_chat(struct cc_llm *l, const char *system, const char *user,
 		struct cc_http_response res = {0};
 
 		if (cc_http_fetch(&req, &res) == 0) {
-			rc = parse_reply(&res.body, out, err, errlen);
+			rc = cc_llm_parse_reply(res.body.data, res.body.len, out, err,
+			    errlen);
 			l->code = rc < 0 ? "bad_response" : NULL;
 			cc_http_response_release(&res);
 			break;	/* a malformed answer is not retried */
@@ -189,19 +194,9 @@ cc_llm_chat(struct cc_llm *l, const char *system, const char *user,
 
 /* ---- streaming: server-sent events ---- */
 
-struct sse {
-	struct cc_buf line;	/* a line still coming */
-	struct cc_buf *out;
-	void (*delta)(const char *s, size_t n, void *arg);
-	void *arg;
-	int done;		/* "data: [DONE]" seen */
-	int bad;		/* an event that is not the expected JSON */
-	int events;		/* "data:" lines seen */
-};
-
 /* One "data: {...}" line: its choices[0].delta.content. */
 static void
-sse_line(struct sse *e, const char *l, size_t n)
+sse_line(struct cc_llm_stream *e, const char *l, size_t n)
 {
 	jv v, c;
 
@@ -214,14 +209,20 @@ sse_line(struct sse *e, const char *l, size_t n)
 		e->done = 1;
 		return;
 	}
-	v = jv_parse_sized(l, (int)n);
+	v = cc_json_parse(l, n);
 	c = jv_get_kind(v) == JV_KIND_OBJECT ?
 	    jv_object_get(jv_copy(v), jv_string("choices")) : jv_invalid();
 	if (jv_get_kind(c) == JV_KIND_ARRAY && jv_array_length(jv_copy(c)) > 0) {
-		jv d = jv_object_get(jv_array_get(jv_copy(c), 0), jv_string("delta"));
+		/* as in a whole answer: choices[0] need not be an object */
+		jv first = jv_array_get(jv_copy(c), 0);
+		jv d = jv_get_kind(first) == JV_KIND_OBJECT ?
+		    jv_object_get(jv_copy(first), jv_string("delta")) : jv_invalid();
 		jv t = jv_get_kind(d) == JV_KIND_OBJECT ?
 		    jv_object_get(jv_copy(d), jv_string("content")) : jv_invalid();
 
+		if (jv_get_kind(first) != JV_KIND_OBJECT)
+			e->bad = 1;
+		jv_free(first);
 		if (jv_get_kind(t) == JV_KIND_STRING) {
 			size_t k = (size_t)jv_string_length_bytes(jv_copy(t));
 
@@ -238,10 +239,10 @@ sse_line(struct sse *e, const char *l, size_t n)
 	jv_free(v);
 }
 
-static void
-sse_data(const char *p, size_t n, void *arg)
+void
+cc_llm_stream_feed(const char *p, size_t n, void *arg)
 {
-	struct sse *e = arg;
+	struct cc_llm_stream *e = arg;
 
 	for (size_t i = 0; i < n; i++) {
 		if (p[i] == '\n') {
@@ -265,11 +266,11 @@ cc_llm_chat_stream(struct cc_llm *l, const char *system, const char *user,
 	const char *headers[4] = { "Content-Type: application/json",
 		"Accept: text/event-stream", l->auth, NULL };
 	struct cc_buf body = {0};
-	struct sse e = { .out = out, .delta = delta, .arg = arg };
+	struct cc_llm_stream e = { .out = out, .delta = delta, .arg = arg };
 	struct cc_http_request req = {
 		.headers = headers, .secret_headers = 1, .url = l->url,
 		.timeout_ms = l->timeout_ms, .max_bytes = 4 << 20,
-		.on_data = sse_data, .on_data_arg = &e,
+		.on_data = cc_llm_stream_feed, .on_data_arg = &e,
 	};
 	struct cc_http_response res = {0};
 	int rc = -1;

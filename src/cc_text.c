@@ -240,8 +240,12 @@ cc_text_fold(const char *s, size_t len, size_t *outlen, int flags)
 		norm[len] = '\0';
 		nlen = len;
 	}
-	out = cc_xmalloc(nlen * 2 + 1);	/* folding never grows a character
-					   by more than one byte */
+	/*
+	 * Folding a valid character grows it by one byte at most (Ⱥ, two
+	 * bytes, lowers to ⱥ, three), but an invalid byte is written as
+	 * U+FFFD, three bytes: room for three times the input.
+	 */
+	out = cc_xmalloc(nlen * 3 + 1);
 	while (i < nlen) {
 		int32_t cp = cc_utf8_next(norm, nlen, &i);
 

@@ -111,7 +111,9 @@ local_tm(time_t t, struct tm *tm)
 static unsigned
 memo_mk_slot(struct cc_date d, int hour, int minute)
 {
-	return (unsigned)(((d.year * 13 + d.month) * 32 + d.day) * 1631 + hour * 61 + minute) % MEMO;
+	/* unsigned: a calendar's year 4000 would overflow int (undefined) */
+	return ((((unsigned)d.year * 13 + (unsigned)d.month) * 32 +
+	    (unsigned)d.day) * 1631 + (unsigned)hour * 61 + (unsigned)minute) % MEMO;
 }
 
 int

@@ -1,0 +1,117 @@
+/*
+ * Fuzz target "rules": a rules text (cc-rules(5)) through cc_rules_load(),
+ * which takes a path, so the input is written to a private temporary file
+ * first.  When it loads, a few questions are routed with it, each with the
+ * slots of the one before as the session's context, and the trace is
+ * written.  Lines "#? QUESTION" are comments to the loader and extra
+ * questions to this target.
+ *
+ * Checked: the trace is one valid JSON object; a slot's value is the rules'
+ * own interned copy.
+ */
+#include "config.h"
+
+#include <string.h>
+#include <unistd.h>
+
+#include "cc.h"
+#include "fuzz.h"
+
+static char path[4096];
+
+static void
+cleanup(void)
+{
+	if (path[0])
+		unlink(path);
+}
+
+static const char *const questions[] = {
+	"エンジニアカフェの営業時間を教えてください",
+	"What are Engineer Cafe's opening hours?",
+	"Wi-Fiのパスワードは？",
+	"サイノの方",
+	"opning hours of saino tomorow",
+	"ＷｉＦｉ　ぱすわ〜ど",
+	"",
+};
+
+static void
+route(struct cc_rules *r, const char *q, size_t len, struct cc_rules_context *ctx)
+{
+	struct cc_buf b = {0};
+	struct cc_json_doc doc = {0};
+	struct cc_jw w;
+	size_t n = cc_rules_nslots(r);
+
+	cc_rules_eval(r, q, len, ctx);
+	cc_jw_init(&w, &b);
+	cc_jw_object(&w);
+	cc_rules_write_trace(r, &w, NULL);
+	cc_jw_end(&w);
+	fuzz_assert(cc_json_scan(&doc, b.data, b.len) == 0);
+	cc_json_doc_release(&doc);
+	cc_buf_release(&b);
+	cc_rules_get(r, "agent");
+	cc_rules_skips_agent(r, cc_rules_get(r, "agent"));
+	cc_rules_language_neutral(r, cc_rules_get(r, "language"));
+	cc_rules_inherited(r);
+	/* this turn becomes the context of the next */
+	ctx->has_last = 1;
+	for (size_t s = 0; s < n && s < CC_RULES_MAX_SLOTS; s++) {
+		const char *v = cc_rules_value(r, (int)s);
+
+		fuzz_assert(!v || cc_rules_intern(r, v) == v);
+		cc_rules_slot(r, cc_rules_slot_name(r, s));
+		ctx->prev[s] = ctx->last[s];
+		ctx->last[s] = v;
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct cc_rules_context ctx = {0};
+	struct cc_rules *r;
+	char err[512];
+	FILE *f;
+
+	if (!path[0]) {
+		const char *tmp = getenv("TMPDIR");
+		int fd;
+
+		snprintf(path, sizeof path, "%s/cc-fuzz-rules.XXXXXX",
+		    tmp && *tmp ? tmp : "/tmp");
+		if ((fd = mkstemp(path)) < 0) {
+			perror("fuzz-rules: mkstemp");
+			abort();
+		}
+		close(fd);
+		atexit(cleanup);
+		cc_progname = "fuzz-rules";
+	}
+	f = fopen(path, "w");
+	fuzz_assert(f);
+	fuzz_assert(fwrite(data, 1, size, f) == size || size == 0);
+	fuzz_assert(fclose(f) == 0);
+
+	if (!(r = cc_rules_load(path, err, sizeof err)))
+		return 0;
+	for (size_t i = 0; i < sizeof questions / sizeof *questions; i++)
+		route(r, questions[i], strlen(questions[i]), &ctx);
+	route(r, "a\0b", 3, &ctx);	/* a question may hold \u0000 */
+	/* the target's own questions: valid UTF-8 only, as records give */
+	for (size_t i = 0; i + 3 <= size; i++) {
+		const char *s = (const char *)data + i, *e;
+
+		if ((i == 0 || data[i - 1] == '\n') && memcmp(s, "#? ", 3) == 0) {
+			e = memchr(s, '\n', size - i);
+			if (!e)
+				e = (const char *)data + size;
+			if (cc_utf8_valid(s + 3, (size_t)(e - s - 3)))
+				route(r, s + 3, (size_t)(e - s - 3), &ctx);
+		}
+	}
+	cc_rules_free(r);
+	return 0;
+}
