@@ -110,12 +110,29 @@ jv
 cc_record_at(struct cc_record *rec, const char *path)
 {
 	size_t len;
-	const char *v = cc_record_raw_at(rec, path, &len);
+	const char *v;
 
-	if (!v)
-		return jv_invalid();
-	/* a rewritten record's member was serialised by cc_json_put: compact too */
-	return cc_json_to_jv(v, len);
+	if (jv_is_valid(rec->whole)) {	/* rare: walk the parsed record */
+		jv cur = jv_copy(rec->whole);
+
+		while (*path && jv_is_valid(cur)) {
+			size_t k = strcspn(path, ".");
+			jv key = jv_string_sized(path, (int)k);
+
+			path += k + (path[k] == '.');
+			if (jv_get_kind(cur) != JV_KIND_OBJECT ||
+			    !jv_object_has(jv_copy(cur), jv_copy(key))) {
+				jv_free(key);
+				jv_free(cur);
+				return jv_invalid();
+			}
+			cur = jv_object_get(cur, key);
+		}
+		return cur;
+	}
+	v = cc_record_raw_at(rec, path, &len);
+
+	return v ? cc_json_to_jv(v, len) : jv_invalid();
 }
 
 int
