@@ -526,6 +526,39 @@ link_overrides(struct cc_ics *cal)
 	free(by);
 }
 
+/*
+ * The text as libical will read it: a C string (a NUL inside would end it
+ * early, so it becomes a space), each content line, folded ones joined,
+ * cut at MAX_LINE bytes.  libical reads a long line in time that grows
+ * with its square (a 5 MB DESCRIPTION took 4 s), and nothing we show
+ * needs more than a few thousand characters of one.
+ */
+#define MAX_LINE 65536
+
+static char *
+copy_lines(const char *text, size_t len)
+{
+	char *copy = cc_xmalloc(len + 1), *o = copy;
+	size_t line = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+
+		if (c == '\n') {
+			/* a fold continues the line; anything else begins a new one */
+			if (!(i + 1 < len && (text[i + 1] == ' ' || text[i + 1] == '\t')))
+				line = 0;
+			*o++ = c;
+			continue;
+		}
+		if (line++ >= MAX_LINE && c != '\r')
+			continue;
+		*o++ = c ? c : ' ';
+	}
+	*o = '\0';
+	return copy;
+}
+
 struct cc_ics *
 cc_ics_parse(const char *text, size_t len, const char *name,
     const struct cc_ics_limits *lim, char *err, size_t errlen)
@@ -548,11 +581,7 @@ cc_ics_parse(const char *text, size_t len, const char *name,
 	}
 	icalerror_set_errors_are_fatal(0);
 	icalerror_clear_errno();
-	copy = cc_xmalloc(len + 1);	/* libical wants a C string */
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	for (char *z = memchr(copy, '\0', len); z; z = memchr(z, '\0', len - (size_t)(z - copy)))
-		*z = ' ';	/* a NUL would end the text early */
+	copy = copy_lines(text, len);
 	cal->root = icalparser_parse_string(copy);
 	free(copy);
 	if (!cal->root) {
