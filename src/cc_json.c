@@ -98,7 +98,9 @@ utf8_seq(const unsigned char *s, size_t n)
 /*
  * A string token; *escaped says whether it holds a backslash.  Lone
  * surrogate escapes are valid JSON but not text: they are written as
- * \ufffd, as libjq would decode them.
+ * \ufffd, as libjq would decode them.  A raw control character (a tab
+ * pasted into a question) is strictly invalid, and libjq refuses most of
+ * them; it is written escaped, so the record is read as its writer meant.
  */
 static int
 string(struct lex *l, int *escaped)
@@ -142,9 +144,13 @@ string(struct lex *l, int *escaped)
 			l->i += 6;
 			run = l->i;
 		} else if (c < 0x20) {
-			/* tolerated like libjq does, but the text must be rewritten */
-			l->doc->needs_rewrite = 1;
-			l->i++;
+			char esc[8];
+
+			cc_buf_add(l->out, l->s + run, l->i - run);
+			snprintf(esc, sizeof esc, "\\u%04x", c);
+			cc_buf_add(l->out, esc, 6);
+			*escaped = 1;
+			run = ++l->i;
 		} else if (c < 0x80) {
 			l->i++;
 		} else {

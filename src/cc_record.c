@@ -301,7 +301,8 @@ process_line(struct run *r, const char *raw, size_t len)
 		return;
 	}
 	if (first == '"' || rec->doc.needs_rewrite) {
-		jv whole = jv_parse_sized(raw, (int)len);
+		/* the checked text: control characters in it are escaped now */
+		jv whole = jv_parse_sized(rec->doc.text.data, (int)rec->doc.text.len);
 
 		if (!jv_is_valid(whole)) {	/* libjq nests only 256 deep */
 			jv_free(whole);

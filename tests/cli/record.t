@@ -80,7 +80,7 @@ $ perl -e 'print "{\"a\":" x 600, "\n"' | cc-detect-lang | jq -c '.error.code'
 ? 0
 
 === nesting libjq cannot parse (over 256) still gives an error record
-$ perl -e 'print "{\"query\":\"\x01\",\"a\":", "[" x 300, "]" x 300, "}\n"' | cc-detect-lang | jq -c '.error.code'
+$ perl -e 'print "{\"query\":\"\xff\",\"a\":", "[" x 300, "]" x 300, "}\n"' | cc-detect-lang | jq -c '.error.code'
 > "bad_json"
 2> cc-detect-lang: line 1: invalid JSON: nested too deeply for libjq
 ? 0
@@ -116,3 +116,8 @@ $ cc-detect-lang -q 2>/dev/null
 === an operand is a usage error
 $ cc-detect-lang file.ndjson 2>/dev/null
 ? 2
+
+=== raw control characters in strings (a pasted tab) are read as if escaped
+$ printf '{"query":"a\tb","id":"x\001"}\n{"q\tk":1,"query":"c"}\n' | cc-detect-lang | jq -c '[.query, .id, .error]'
+> ["a\tb","x\u0001",null]
+> ["c",null,null]

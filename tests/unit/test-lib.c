@@ -84,8 +84,11 @@ test_scan(void)
 
 	ok(cc_json_scan(&d, "{\"q\":\"a\xff\"}", 10) == 0 && d.needs_rewrite,
 	    "invalid UTF-8 is accepted but marked for rewriting");
-	ok(cc_json_scan(&d, "{\"q\":\"a\tb\"}", 11) == 0 && d.needs_rewrite,
-	    "a raw tab in a string is accepted but marked for rewriting");
+	ok(cc_json_scan(&d, "{\"q\":\"a\tb\"}", 11) == 0 && !d.needs_rewrite &&
+	    strcmp(d.text.data, "{\"q\":\"a\\u0009b\"}") == 0,
+	    "a raw tab in a string is accepted and written escaped");
+	ok(cc_json_scan(&d, "{\"q\\u0001\":1}", 13) == 0 && d.needs_rewrite,
+	    "an escaped top-level name still needs rewriting");
 	ok(cc_json_scan(&d, "{\"a\":1, \"b\" : {\"c\":2}, \"a\":[3]}", 31) == 0 &&
 	    d.nfields == 3, "three top-level members indexed");
 	f = cc_json_field(&d, "a");
