@@ -502,7 +502,7 @@ ask(struct chat *c, const char *q, size_t qlen)
 		cc_warn("the pipeline gave no answer (exit status %d)", status);
 	} else {
 		size_t len = strcspn(out.data, "\n");
-		jv r = jv_parse_sized(out.data, (int)len);
+		jv r = cc_json_parse(out.data, len);
 
 		if (jv_get_kind(r) != JV_KIND_OBJECT) {
 			cc_warn("the pipeline wrote something that is not a record");

@@ -243,7 +243,7 @@ load_file(struct file *f)
 		lineno++;
 		if (strspn(line, " \t\r\n") == (size_t)len)
 			continue;
-		r = jv_parse_sized(line, (int)len);
+		r = cc_json_parse(line, (size_t)len);	/* libjq leaks on some bad text */
 		if (jv_get_kind(r) != JV_KIND_OBJECT) {
 			cc_warn("%s:%lu: not a JSON object; skipped", f->path, lineno);
 			jv_free(r);
