@@ -24,6 +24,8 @@
  */
 #include "config.h"
 
+#include <ctype.h>
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1246,6 +1248,28 @@ drop_titles(struct text *x)
 			i = to + strlen(close[q]);
 		}
 	}
+	/*
+	 * 'Python Today': single quotes too, told from apostrophes (when's,
+	 * the users' room) by what is around them: an opening quote after no
+	 * letter or digit, a closing one before none.
+	 */
+	for (size_t i = 0; i < x->n; i++) {
+		size_t from, to;
+
+		if (x->s[i] != '\'' || (i > 0 && isalnum((unsigned char)x->s[i - 1])))
+			continue;
+		from = i + 1;
+		for (to = from; to < x->n; to++)
+			if (x->s[to] == '\'' && to > from && x->s[to - 1] != ' ' &&
+			    (to + 1 == x->n || !isalnum((unsigned char)x->s[to + 1])))
+				break;
+		if (to >= x->n)
+			break;
+		for (int k = 0; k < x->nt; k++)
+			if (x->t[k].at >= from && x->t[k].end <= to)
+				x->t[k].dropped = 1;
+		i = to;
+	}
 	for (int k = 0; k < x->nt; k++)
 		if (x->t[k].type != T_QUAL && ascii_alpha(x->cs[x->t[k].at]) &&
 		    title_case_run(x, &x->t[k]))
@@ -2116,6 +2140,32 @@ original_spelling(const struct text *x, char *f, size_t cap)
 	}
 }
 
+/* A title that quotes its name (the next 'Python Today' meetup): the name. */
+static void
+quoted_part(char *t)
+{
+	static const char *const pairs[][2] = { {"'", "'"}, {"\"", "\""},
+	    {"「", "」"}, {"『", "』"}, {"\xe2\x80\x9c", "\xe2\x80\x9d"},
+	    {"\xe2\x80\x98", "\xe2\x80\x99"} };
+
+	for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; i++) {
+		char *a = strstr(t, pairs[i][0]), *b;
+		size_t k = strlen(pairs[i][0]);
+
+		if (!a)
+			continue;
+		if (!(b = strstr(a + k, pairs[i][1]))) {	/* the close was cut off */
+			memmove(a, a + k, strlen(a + k) + 1);
+			return;
+		}
+		if (b == a + k)
+			continue;
+		memmove(t, a + k, (size_t)(b - a - (long)k));
+		t[b - a - k] = '\0';
+		return;
+	}
+}
+
 /* The event named after 次の / "next" / before はいつ, or "" if generic. */
 static void
 find_title(const struct text *x, const struct tok *t, char *out, size_t cap)
@@ -2188,6 +2238,7 @@ find_title(const struct text *x, const struct tok *t, char *out, size_t cap)
 	}
 	if (out[0])
 		original_spelling(x, out, cap);
+	quoted_part(out);
 }
 
 static void

@@ -262,3 +262,12 @@ $ cc-event file.ndjson 2>/dev/null
 $ cc-event | jq -r '[.events.kind, .events.items[0].title, .events.items[0].start] | @tsv'
 < "次のAI勉強会はいつですか？"
 > nextUpcoming	AI 勉強会 / AI study group	2025-01-21T19:00:00+09:00
+
+=== a quoted title is a title, in English too, and the name inside the quotes is what is looked for
+$ cc-event | jq -r '[.events.kind, .events.title // "-"] | @tsv'
+< "When's the next 'Today I Learned' night?"
+< "次の「もくもく会」はいつ？"
+< "I'm busy today, what's on tomorrow?"
+> nextUpcoming	Today I Learned
+> nextUpcoming	もくもく会
+> tomorrow	-
