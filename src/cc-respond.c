@@ -49,6 +49,25 @@ store(struct responder *rs)
 	return rs->store;
 }
 
+/*
+ * A store that fails in the middle of a run is given up, as cc-route does:
+ * one warning, then answers without memory, rather than a wait for the
+ * lock or a warning with every record.
+ */
+static void
+store_lost(struct responder *rs, unsigned long line, const char *what)
+{
+	if (line)
+		cc_warn("line %lu: %s: %s; answering without session memory from "
+		    "here on", line, what, cc_session_error(rs->store));
+	else
+		cc_warn("%s: %s; answering without session memory from here on",
+		    what, cc_session_error(rs->store));
+	cc_session_close(rs->store);
+	rs->store = NULL;
+	rs->store_failed = 1;
+}
+
 /* Field names: snake_case as the specs' Python, or --camel as their TypeScript. */
 static const char *
 name(const struct responder *rs, const char *snake, const char *camel)
@@ -255,15 +274,8 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	ask_llm(rs, rec, &a, &o);
 	write_response(rs, &a, category, type, &o, out);
 	if (a.turn >= 0 && rs->store &&
-	    cc_session_answer(rs->store, a.turn, a.text.data, rs->cfg.now) < 0) {
-		/* as cc-route: give a failing store up, do not wait on it per record */
-		cc_warn("line %lu: cannot add the answer to turn %lld: %s; answering "
-		    "without session memory from here on", rec->line, a.turn,
-		    cc_session_error(rs->store));
-		cc_session_close(rs->store);
-		rs->store = NULL;
-		rs->store_failed = 1;
-	}
+	    cc_session_answer(rs->store, a.turn, a.text.data, rs->cfg.now) < 0)
+		store_lost(rs, rec->line, "cannot add the answer to its turn");
 	jv_free(c);
 	jv_free(t);
 	cc_answer_release(&a);
@@ -281,13 +293,8 @@ commit_answers(void *ctx)
 {
 	struct responder *rs = ctx;
 
-	if (rs->store && cc_session_flush(rs->store) < 0) {
-		cc_warn("cannot save session memory: %s; answering without session "
-		    "memory from here on", cc_session_error(rs->store));
-		cc_session_close(rs->store);
-		rs->store = NULL;
-		rs->store_failed = 1;
-	}
+	if (rs->store && cc_session_flush(rs->store) < 0)
+		store_lost(rs, 0, "cannot save session memory");
 }
 
 /* --text: the answer alone, with or without its emotion tag. */

@@ -63,8 +63,12 @@ store(struct router *rt)
 static void
 store_lost(struct router *rt, unsigned long line, const char *what)
 {
-	cc_warn("line %lu: %s: %s; routing without context from here on", line,
-	    what, cc_session_error(rt->store));
+	if (line)
+		cc_warn("line %lu: %s: %s; routing without context from here on",
+		    line, what, cc_session_error(rt->store));
+	else
+		cc_warn("%s: %s; routing without context from here on", what,
+		    cc_session_error(rt->store));
 	cc_session_close(rt->store);
 	rt->store = NULL;
 	rt->store_failed = 1;
@@ -329,13 +333,8 @@ flush_store(void *ctx)
 {
 	struct router *rt = ctx;
 
-	if (rt->store && cc_session_flush(rt->store) < 0) {
-		cc_warn("cannot save session memory: %s; routing without context "
-		    "from here on", cc_session_error(rt->store));
-		cc_session_close(rt->store);
-		rt->store = NULL;
-		rt->store_failed = 1;
-	}
+	if (rt->store && cc_session_flush(rt->store) < 0)
+		store_lost(rt, 0, "cannot save session memory");
 }
 
 int
