@@ -114,17 +114,6 @@ place_index(const struct cc_answerer *ar, const char *category)
 	return -1;
 }
 
-static int
-speaks_for(const struct cc_answerer *ar, const char *passage_category,
-    const char *asked)
-{
-	if (!asked)
-		return 1;
-	if (passage_category && strcmp(passage_category, asked) == 0)
-		return 1;
-	return place_index(ar, asked) == 0 && place_index(ar, passage_category) < 0;
-}
-
 /*
  * The passage that answers: the best-ranked one in the answer language
  * about the asked place (cc-rag has already ranked by request type).
@@ -135,13 +124,16 @@ pick_passage(const struct cc_answerer *ar, jv results, const char *lang,
 {
 	int n = jv_get_kind(results) == JV_KIND_ARRAY ?
 	    jv_array_length(jv_copy(results)) : 0;
+	int venue = category && place_index(ar, category) == 0;
 
 	for (int i = 0; i < n; i++) {
 		jv r = jv_array_get(jv_copy(results), i), keep = jv_array();
 		const char *l = str(r, "language", &keep);
 		const char *c = str(r, "category", &keep);
 		const char *src = str(r, "source", &keep);
-		int ok = l && strcmp(l, lang) == 0 && speaks_for(ar, c, category) &&
+		int ok = l && strcmp(l, lang) == 0 &&
+		    (!category || (c && strcmp(c, category) == 0) ||
+			(venue && place_index(ar, c) < 0)) &&
 		    (!src || strcmp(src, "web_search") != 0);
 
 		jv_free(keep);
@@ -177,7 +169,7 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 	if (place_index(ar, category) < 0) {
 		if (places)
 			snprintf(venue, sizeof venue, "%.*s", (int)strcspn(places, " "), places);
-		category = *venue ? venue : NULL;
+		category = *venue ? venue : NULL;	/* no places named: any passage */
 	}
 	p = pick_passage(ar, results, lang, category, &rank);
 
