@@ -180,16 +180,15 @@ void cc_json_doc_release(struct cc_json_doc *doc);
  */
 const char *cc_json_member(const char *obj, size_t n, const char *key, size_t *len);
 /*
- * The jv of the compact text s[0..n) checked by cc_json_scan() (without
- * needs_rewrite): the same value jv_parse_sized() would give, several
- * times faster.  Owned.
+ * The jv of the compact text s[0..n) checked by cc_json_scan(): the same
+ * value jv_parse_sized() would give, several times faster.  Owned.
  */
 jv cc_json_to_jv(const char *s, size_t n);
 /*
- * Parse JSON text from outside (an HTTP answer) into an owned jv:
- * jv_invalid() unless cc_json_scan() accepts it (strict RFC 8259; libjq
- * itself is laxer, and leaks on some invalid text).  Deeper than libjq's
- * 256 levels is invalid too.
+ * Parse JSON text from outside (an HTTP answer, a labelled file) into an
+ * owned jv: jv_invalid() unless cc_json_scan() accepts it (strict RFC 8259
+ * but for raw control characters in strings, which it escapes; libjq is
+ * laxer elsewhere, and leaks on some invalid text).
  */
 jv cc_json_parse(const char *s, size_t n);
 /* Append v as compact JSON; borrows v. */

@@ -9,7 +9,7 @@
  *
  * libcurl is loaded with dlopen() when the first request is made, not
  * linked: linking it brings some thirty libraries (TLS, Kerberos, LDAP,
- * ...) whose loading costs every process about 2.5 ms at start, while
+ * ...) whose loading cost every process about 2.6 ms at start, while
  * most runs never reach outside (systemd loads its optional libraries
  * the same way).  The header still gives every call its prototype.
  */

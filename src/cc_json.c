@@ -548,15 +548,18 @@ jv
 cc_json_parse(const char *s, size_t n)
 {
 	struct cc_json_doc doc = {0};
-	int ok = n <= INT32_MAX && cc_json_scan(&doc, s ? s : "", n) == 0;
+	jv v = jv_invalid();
 
 	/*
 	 * libjq 1.6 leaks the value it holds when a second one follows
 	 * without a separator ({"a" "b"}, found by fuzzing): text from
-	 * outside reaches jv_parse_sized() only once it is known to be JSON.
+	 * outside is checked first, and the checked text needs no second
+	 * parser (cc_json_to_jv turns invalid UTF-8 into U+FFFD as libjq does).
 	 */
+	if (n <= INT32_MAX && cc_json_scan(&doc, s ? s : "", n) == 0)
+		v = cc_json_to_jv(doc.text.data, doc.text.len);
 	cc_json_doc_release(&doc);
-	return ok ? jv_parse_sized(s, (int)n) : jv_invalid();
+	return v;
 }
 
 /* ---- serialising jv values ---- */

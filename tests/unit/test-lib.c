@@ -178,6 +178,17 @@ test_to_jv(void)
 	to_jv_same("[[[[{\"deep\": [[]]}]]]]", "nesting");
 	to_jv_same("[]", "an empty array");
 	to_jv_same("{\"a\":[{\"b\":\"}],\\\"\"},{}],\"c\":\"[\"}", "brackets inside strings");
+
+	/* text from outside: checked, then read without libjq's parser */
+	{
+		const char *bad = "{\"s\":\"a\xff\\u00e9\xc3\"}";
+		jv got = cc_json_parse(bad, strlen(bad)), want = jv_parse_sized(bad, (int)strlen(bad));
+
+		ok(jv_equal(got, want), "parse: invalid UTF-8 becomes U+FFFD, as libjq has it");
+		got = cc_json_parse("{\"a\" \"b\"}", 9);
+		ok(!jv_is_valid(got), "parse: text that is not JSON is refused before libjq sees it");
+		jv_free(got);
+	}
 }
 
 static void
