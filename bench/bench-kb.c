@@ -7,11 +7,13 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_kb.h"
 
 static int
 cmp_double(const void *a, const void *b)

@@ -14,11 +14,15 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_time.h"
+#include "cc_ics.h"
 
 static const char *const dtstart[5] = {
 	"DTSTART;TZID=Asia/Tokyo:20240101T190000\r\nDURATION:PT2H",

@@ -18,14 +18,20 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include <readline/readline.h>
+#include <stdio.h>
+#include <time.h>
 #include <readline/history.h>
+#include <readline/readline.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_term.h"
+#include "cc_pipe.h"
 
 static const char usage_text[] =
 	"usage: cc-chat [-djD] [-s SESSION] [-l ja|en] [QUESTION...]\n"

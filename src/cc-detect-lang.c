@@ -2,9 +2,13 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_record.h"
+#include "cc_lang.h"
 
 static const char usage_text[] =
 	"usage: cc-detect-lang [--unbuffered] < records.ndjson\n"

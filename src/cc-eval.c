@@ -19,12 +19,17 @@
 #include <math.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
+#include <sys/time.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_term.h"
+#include "cc_pipe.h"
 
 static const char usage_text[] =
 	"usage: cc-eval [-jq] [-P N] [-m [METRIC=]X]... [-o FILE] [-S STAGES]\n"

@@ -2,10 +2,17 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_record.h"
+#include "cc_time.h"
+#include "cc_event.h"
 
 static const char usage_text[] =
 	"usage: cc-event [--ics FILE|URL]... [--connpass] [--now TIME] [options]\n"

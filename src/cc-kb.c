@@ -3,10 +3,16 @@
 
 #include <getopt.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_kb.h"
+#include "cc_kbnet.h"
+#include "cc_http.h"
 
 static const char usage_text[] =
 	"usage: cc-kb [--db PATH] build [--force] [DIR...]\n"

@@ -7,10 +7,21 @@
 
 #include <getopt.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_record.h"
+#include "cc_text.h"
+#include "cc_lang.h"
+#include "cc_kb.h"
+#include "cc_kbnet.h"
+#include "cc_http.h"
 
 static const char usage_text[] =
 	"usage: cc-rag [-u] [--db PATH] [--kb DIR]... [--limit N]\n"

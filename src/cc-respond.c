@@ -4,11 +4,21 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_record.h"
+#include "cc_session.h"
+#include "cc_texts.h"
+#include "cc_answer.h"
+#include "cc_llm.h"
+#include "cc_time.h"
+#include "cc_http.h"
 
 static const char usage_text[] =
 	"usage: cc-respond [-u] [--text [--no-emotion]] [--camel] [--no-memory]\n"

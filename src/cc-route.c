@@ -2,10 +2,17 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_record.h"
+#include "cc_lang.h"
+#include "cc_session.h"
+#include "cc_rules.h"
 
 #define MAX_TURNS 32		/* turns of context read per query */
 

@@ -10,9 +10,15 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
+#include <time.h>
 
-#include "cc.h"
+#include "cc_config.h"
+#include "cc_text.h"
+#include "cc_time.h"
+#include "cc_ics.h"
+#include "cc_event.h"
 #include "fuzz.h"
 
 static time_t

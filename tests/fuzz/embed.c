@@ -6,7 +6,10 @@
  */
 #include "config.h"
 
-#include "cc.h"
+#include <stdint.h>
+#include <stdlib.h>
+
+#include "cc_kbnet.h"
 #include "fuzz.h"
 
 int

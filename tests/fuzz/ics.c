@@ -12,9 +12,15 @@
  */
 #include "config.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_time.h"
+#include "cc_ics.h"
 #include "fuzz.h"
 
 static time_t

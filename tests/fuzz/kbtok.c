@@ -10,9 +10,12 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_json.h"
+#include "cc_text.h"
+#include "cc_kb.h"
 #include "fuzz.h"
 
 static int

@@ -6,7 +6,10 @@
  */
 #include "config.h"
 
-#include "cc.h"
+#include <stdint.h>
+
+#include "cc_json.h"
+#include "cc_llm.h"
 #include "fuzz.h"
 
 int

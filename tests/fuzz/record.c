@@ -11,9 +11,15 @@
  */
 #include "config.h"
 
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_record.h"
+#include "cc_lang.h"
 #include "fuzz.h"
 
 /*

@@ -11,10 +11,16 @@
  */
 #include "config.h"
 
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_text.h"
+#include "cc_rules.h"
 #include "fuzz.h"
 
 static char path[4096];

@@ -8,9 +8,11 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_json.h"
+#include "cc_llm.h"
 #include "fuzz.h"
 
 static void

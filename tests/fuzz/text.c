@@ -11,9 +11,15 @@
  */
 #include "config.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_text.h"
+#include "cc_lang.h"
+#include "cc_term.h"
 #include "fuzz.h"
 
 int

@@ -10,9 +10,14 @@
  */
 #include "config.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_time.h"
 #include "fuzz.h"
 
 static const char *const refs[] = {

@@ -6,7 +6,9 @@
  */
 #include "config.h"
 
-#include "cc.h"
+#include <stdint.h>
+
+#include "cc_kbnet.h"
 #include "fuzz.h"
 
 int

@@ -5,11 +5,16 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "cc.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_time.h"
+#include "cc_http.h"
+#include "cc_ics.h"
 #include "tap.h"
 
 static time_t

@@ -2,10 +2,15 @@
 #include "config.h"
 
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_term.h"
+#include "cc_pipe.h"
 #include "tap.h"
 
 static char *

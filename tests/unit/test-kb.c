@@ -1,11 +1,13 @@
 /* Unit tests of the knowledge base: tokenizer, documents, index, search. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cc.h"
+#include "cc_json.h"
+#include "cc_kb.h"
 #include "tap.h"
 
 static int

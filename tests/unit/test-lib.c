@@ -1,10 +1,17 @@
 /* Unit tests of the library: text, JSON compaction, records, config, language. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_record.h"
+#include "cc_text.h"
+#include "cc_lang.h"
 #include "tap.h"
 
 static void

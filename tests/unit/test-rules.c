@@ -1,11 +1,13 @@
 /* Unit tests of the rules engine and its literal prefilter. */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cc.h"
+#include "cc_litindex.h"
+#include "cc_rules.h"
 #include "tap.h"
 
 /* The literals found for a pattern, as "a|b|c", or "-" for none. */

@@ -13,11 +13,15 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_llm.h"
+#include "cc_http.h"
 
 #define MAX_TOKENS 500		/* seed 002: LLM generation within 500 tokens */
 #define ATTEMPTS 2		/* one retry after 429, 5xx or a timeout */

@@ -11,10 +11,19 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_record.h"
+#include "cc_text.h"
+#include "cc_session.h"
+#include "cc_texts.h"
+#include "cc_answer.h"
 
 #define MAX_EVENTS 10		/* listed in one answer; the rest are counted */
 #define MAX_MEMORY_TURNS 5	/* earlier questions a memory answer lists */

@@ -2,10 +2,14 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_time.h"
 
 #ifndef CC_PKGDATADIR
 #error "CC_PKGDATADIR must be defined by the build"

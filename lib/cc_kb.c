@@ -13,7 +13,7 @@
  * are tokenized the same way, then handed to FTS5 as exact terms.
  *
  * All SQL is in this file, with bound parameters only, behind the small
- * cc_kb_* interface of cc.h, so another backend could replace it.
+ * cc_kb_* interface of cc_kb.h, so another backend could replace it.
  */
 #include "config.h"
 
@@ -21,15 +21,22 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <sqlite3.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <sys/stat.h>
 #include <sys/time.h>
-#include <unistd.h>
-#include <sqlite3.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_text.h"
+#include "cc_kb.h"
 
 /* Bump when tokenization or the schema changes: indexes are rebuilt. */
 #define KB_FORMAT "cc-kb-3"

@@ -8,9 +8,12 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdio.h>
 
-#include "cc.h"
+#include "cc_json.h"
+#include "cc_text.h"
+#include "cc_term.h"
 
 /* Code points that reorder or hide text (Trojan Source and friends). */
 static int

@@ -20,10 +20,17 @@
 #include <errno.h>
 #include <pcre2.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_text.h"
+#include "cc_lang.h"
+#include "cc_litindex.h"
+#include "cc_rules.h"
 
 #define MAX_SLOTS CC_RULES_MAX_SLOTS
 #define MAX_CUES 256

@@ -1,11 +1,13 @@
 /* UTF-8, NFKC and script classes: the text layer under every matcher. */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_text.h"
 
 int32_t
 cc_utf8_next(const char *s, size_t len, size_t *i)

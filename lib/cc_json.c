@@ -14,10 +14,13 @@
 
 #include <locale.h>
 #include <math.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
 
 #define MAX_DEPTH 512
 

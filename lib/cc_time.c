@@ -27,11 +27,16 @@
 #include <ctype.h>
 
 #include <limits.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_text.h"
+#include "cc_time.h"
 
 /* ---- zones and dates ---- */
 

@@ -21,12 +21,15 @@
 
 #include <errno.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
+#include <sys/stat.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_session.h"
 
 #define BATCH_TURNS 64		/* commit after this many turns ... */
 #define BATCH_NS 20000000L	/* ... or this long after the first */

@@ -15,10 +15,14 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_text.h"
+#include "cc_litindex.h"
 
 #define BUCKETS 1024
 

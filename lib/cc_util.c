@@ -4,11 +4,13 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 
-#include "cc.h"
+#include "cc_util.h"
 
 const char *cc_progname = "concierge";
 

@@ -13,11 +13,19 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_text.h"
+#include "cc_time.h"
+#include "cc_http.h"
+#include "cc_ics.h"
+#include "cc_event.h"
 
 enum src_type { SRC_FILE, SRC_URL, SRC_CONNPASS };
 

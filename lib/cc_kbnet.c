@@ -10,10 +10,15 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_text.h"
+#include "cc_kbnet.h"
+#include "cc_http.h"
 
 #define MAX_RESPONSE (4 * 1024 * 1024)
 

@@ -1,6 +1,6 @@
 /*
  * A small HTTP client over libcurl, shared by everything that reaches
- * outside (see the contract in cc.h).  What it guarantees, in the code
+ * outside (see the contract in cc_http.h).  What it guarantees, in the code
  * below: libcurl initialised once; connect and total timeouts always; the
  * body capped (after decompression) by the write callback; http and https
  * only, TLS verification left on; headers never logged or cached; an
@@ -21,15 +21,20 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/time.h>
-#include <time.h>
-#include <unistd.h>
 
+#include <stdint.h>
+#include <stdio.h>
 #include <curl/curl.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_http.h"
 
 /* The libcurl functions used here, resolved from the loaded library. */
 #define CURL_FUNCTIONS(X) \

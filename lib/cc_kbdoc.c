@@ -9,10 +9,14 @@
 #include <ctype.h>
 #include <errno.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_text.h"
+#include "cc_kb.h"
 
 static void
 problem(struct cc_kbdoc_file *f, unsigned line, const char *fmt, ...)

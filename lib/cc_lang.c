@@ -16,11 +16,14 @@
  */
 #include "config.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
 
-#include "cc.h"
+#include "cc_json.h"
+#include "cc_text.h"
+#include "cc_lang.h"
 
 /* English grammar words: any of these makes an English frame. */
 static const char *const en_function[] = {

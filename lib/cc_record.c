@@ -14,11 +14,15 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_record.h"
 
 void
 cc_buf_grow(struct cc_buf *b, size_t n)

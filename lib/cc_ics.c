@@ -23,12 +23,19 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
 #include <libical/ical.h>
 
-#include "cc.h"
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_text.h"
+#include "cc_time.h"
+#include "cc_ics.h"
 
 #define DESCRIPTION_MAX 2000
 

@@ -1,0 +1,67 @@
+/*
+ * cc_answer.h: composed answers: the response of every agent, made from
+ * what earlier stages found
+ * (passages, events, the session's turns) and the domain's response texts,
+ * without an LLM; and the prompts and checks for an optional one.
+ *
+ * Owns: the answer it composes.  Borrows: the record, the session store,
+ * the texts and the domain, which the caller keeps alive.
+ */
+#ifndef CC_ANSWER_H
+#define CC_ANSWER_H
+
+#include <jv.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "cc_json.h"
+#include "cc_record.h"
+#include "cc_session.h"
+#include "cc_texts.h"
+
+struct cc_answerer {
+	const struct cc_texts *texts;
+	time_t now;			/* CC_NOW or the clock */
+	long window;			/* the session memory window, seconds */
+	double general_min_score;	/* weaker passages do not answer */
+};
+
+struct cc_answer {
+	struct cc_buf text;		/* with its emotion tag first */
+	const char *emotion;		/* helpful, excited, apologetic */
+	double confidence;
+	const char *sources[4];		/* knowledge_base, web_search, ... */
+	int nsources;
+	jv passages;			/* ids of the passages quoted */
+	int events;			/* events listed */
+	char agent_name[48];
+	char language[4];
+	long long turn;			/* the session turn, or -1 */
+};
+
+void cc_answer_init(struct cc_answer *a);
+void cc_answer_release(struct cc_answer *a);
+/*
+ * Compose the answer for a routed record (route, retrieval, events);
+ * store (may be NULL) gives the session's turns to a memory question.
+ * Returns -1 when the record has no route or query.
+ */
+int cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
+	struct cc_session *store, struct cc_answer *a);
+/*
+ * The system and user prompts (seeds 002 and 004) for putting a composed
+ * answer to an LLM; -1 when there is nothing to ground one in (time,
+ * memory, clarification, nothing found).  The user prompt is also the
+ * grounding that cc_answer_check() holds the LLM's answer to.
+ */
+int cc_answer_prompt(const struct cc_answerer *ar, struct cc_record *rec,
+	const struct cc_answer *a, struct cc_buf *system, struct cc_buf *user);
+/* 0 if every number the text states is in the grounding; else -1 and why. */
+int cc_answer_check(const char *text, const char *grounding, char *why,
+	size_t whylen);
+/* The length of the emotion tag s begins with ([happy] ...), or 0. */
+size_t cc_answer_tag(const char *s);
+/* Make the LLM's text the answer, with the rules' emotion tag if it has none. */
+void cc_answer_use_llm(struct cc_answer *a, const char *text);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * cc_json.h: JSON text without building values: a growable buffer, a
+ * one-pass checker that compacts and indexes a text, reading one member
+ * without parsing its neighbours, and a streaming writer.
+ *
+ * jv ownership follows libjq: a function that takes a jv either "borrows"
+ * it (the caller still owns it) or "consumes" it (the caller must not use
+ * it again); every declaration that takes a jv in this library says which.
+ *
+ * Owns: the buffers and documents it is handed (release them with
+ * cc_buf_release, cc_json_doc_release).  Borrows: libjq's jv only where a
+ * caller asks for a value (cc_json_to_jv, cc_json_parse, cc_jw_jv).
+ */
+#ifndef CC_JSON_H
+#define CC_JSON_H
+
+#include <jv.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+struct cc_buf {
+	char *data;		/* NUL-terminated when not NULL */
+	size_t len, cap;
+};
+void cc_buf_grow(struct cc_buf *b, size_t n);	/* room for n more bytes */
+void cc_buf_release(struct cc_buf *b);
+
+/* Make room for n more bytes (and the terminating NUL). */
+static inline void
+cc_buf_grow_to(struct cc_buf *b, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		cc_buf_grow(b, n);
+}
+
+/* Append n bytes; inline because output is built from many small pieces. */
+static inline void
+cc_buf_add(struct cc_buf *b, const void *p, size_t n)
+{
+	if (b->len + n + 1 > b->cap)
+		cc_buf_grow(b, n);
+	memcpy(b->data + b->len, p, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+/* A top-level member of an object, as offsets into cc_json_doc.text. */
+struct cc_json_field {
+	size_t key_at, key_len;	/* the name, without its quotes */
+	size_t val_at, val_len;	/* the value's compact text */
+};
+
+/* One JSON text, checked and compacted in a single pass (no jv built). */
+struct cc_json_doc {
+	struct cc_buf text;	/* the value with insignificant space removed */
+	struct cc_json_field *fields;	/* top-level members, in order */
+	size_t nfields, cap;
+	/*
+	 * The text is valid JSON but cannot be copied as it is: it holds
+	 * invalid UTF-8 or raw control characters in a string (libjq
+	 * tolerates both), or an escaped member name.
+	 */
+	int needs_rewrite;
+	const char *err;	/* why scanning failed */
+	size_t err_col;		/* where, counting bytes from 1 */
+};
+
+/*
+ * Check s[0..n) as strict JSON (RFC 8259, nesting up to 512 levels),
+ * compacting it into doc->text and indexing the members of a top-level
+ * object.  Returns 0, or -1 with doc->err and doc->err_col set.  The doc is
+ * reused across calls; cc_json_doc_release() frees it.
+ */
+int cc_json_scan(struct cc_json_doc *doc, const char *s, size_t n);
+/* The last top-level member named key, or NULL. */
+const struct cc_json_field *cc_json_field(const struct cc_json_doc *doc,
+	const char *key);
+void cc_json_doc_release(struct cc_json_doc *doc);
+/*
+ * The compact text of member `key` of the object text obj[0..n), or NULL;
+ * *len is its length.  obj must be compact JSON checked by cc_json_scan()
+ * (a member's value in doc->text, say): it is skipped through, not parsed,
+ * so a stage can read one nested field without parsing its neighbours.
+ * Names are compared as they are written (no escapes).
+ */
+const char *cc_json_member(const char *obj, size_t n, const char *key, size_t *len);
+/*
+ * The jv of the compact text s[0..n) checked by cc_json_scan(): the same
+ * value jv_parse_sized() would give, several times faster.  Owned.
+ */
+jv cc_json_to_jv(const char *s, size_t n);
+/*
+ * Parse JSON text from outside (an HTTP answer, a labelled file) into an
+ * owned jv: jv_invalid() unless cc_json_scan() accepts it (strict RFC 8259
+ * but for raw control characters in strings, which it escapes; libjq is
+ * laxer elsewhere, and leaks on some invalid text).
+ */
+jv cc_json_parse(const char *s, size_t n);
+/* Append v as compact JSON; borrows v. */
+void cc_json_put(struct cc_buf *b, jv v);
+
+/*
+ * A streaming JSON writer: stages write their value as text, which costs a
+ * fraction of building a jv object and dumping it.  Commas are placed by
+ * the writer; nesting is limited to 64 levels.
+ */
+struct cc_jw {
+	struct cc_buf *b;
+	unsigned depth;
+	uint64_t has_item;	/* bit d: level d already holds an item */
+	uint64_t is_object;	/* bit d: level d is an object */
+	int after_key;
+};
+void cc_jw_init(struct cc_jw *w, struct cc_buf *b);
+void cc_jw_object(struct cc_jw *w);	/* { */
+void cc_jw_array(struct cc_jw *w);	/* [ */
+void cc_jw_end(struct cc_jw *w);	/* } or ] */
+void cc_jw_key(struct cc_jw *w, const char *key);
+void cc_jw_str(struct cc_jw *w, const char *s, size_t n);
+void cc_jw_cstr(struct cc_jw *w, const char *s);	/* NULL: null */
+void cc_jw_num(struct cc_jw *w, double d);
+void cc_jw_bool(struct cc_jw *w, int b);
+void cc_jw_null(struct cc_jw *w);
+void cc_jw_jv(struct cc_jw *w, jv v);	/* borrows v */
+/* Write text that is already one compact JSON value. */
+void cc_jw_raw(struct cc_jw *w, const char *json, size_t n);
+
+#endif

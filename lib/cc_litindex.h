@@ -1,0 +1,36 @@
+/*
+ * cc_litindex.h: a literal prefilter for regular expressions: the literals a
+ * pattern's matches must begin with, found in one pass over a text, so
+ * the rules run only the patterns that can match.
+ *
+ * Owns: its index.  Borrows: nothing.
+ */
+#ifndef CC_LITINDEX_H
+#define CC_LITINDEX_H
+
+#include <stddef.h>
+
+struct cc_litindex;
+struct cc_litindex *cc_litindex_new(void);
+void cc_litindex_free(struct cc_litindex *x);
+/*
+ * Index the literals every match of `pattern` (PCRE2 syntax, folded) must
+ * begin with, for `target`.  Returns -1 when there is no such set (the
+ * pattern can begin with anything): the caller must always run it.
+ */
+int cc_litindex_add_pattern(struct cc_litindex *x, const char *pattern,
+	int target);
+/*
+ * Where the literals of each target occur in a text: up to CC_LIT_POS
+ * starting offsets, in increasing order; n > CC_LIT_POS means more.
+ */
+#define CC_LIT_POS 4
+struct cc_lithit {
+	unsigned n;
+	size_t pos[CC_LIT_POS];
+};
+/* Fill hits[target] (zeroed by the caller) from one pass over the text. */
+void cc_litindex_scan(const struct cc_litindex *x, const char *text,
+	size_t len, struct cc_lithit *hits);
+
+#endif

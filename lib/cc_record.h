@@ -1,0 +1,107 @@
+/*
+ * cc_record.h: the NDJSON record stream (cc-record(5)): every stage is a
+ * callback that owns one top-level key, and cc_record_run() does the rest
+ * (reading, error records, pass-through, output, the exit status).
+ *
+ * Owns: the line being processed and what its accessors hand out, valid
+ * until the stage returns.  Borrows: cc_json for checking and writing.
+ */
+#ifndef CC_RECORD_H
+#define CC_RECORD_H
+
+#include <jv.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "cc_json.h"
+
+/*
+ * One input record while a stage looks at it.  Read members through the
+ * accessors: most records are never parsed into jv as a whole.
+ */
+struct cc_record {
+	struct cc_json_doc doc;	/* the line, checked and compacted */
+	jv whole;		/* the parsed record when the text cannot be
+				   spliced (a bare string, needs_rewrite);
+				   otherwise jv_invalid() */
+	jv held;		/* strings handed out by cc_record_str() */
+	unsigned long line;	/* physical input line, from 1 */
+	const char *fail_code;	/* set by cc_record_fail() */
+	char fail_message[256];
+};
+
+/* The member `key` as an owned jv, or jv_invalid() when it is absent. */
+jv cc_record_get(struct cc_record *rec, const char *key);
+int cc_record_has(struct cc_record *rec, const char *key);
+/*
+ * The string member `key`, or NULL when absent or not a string.  The bytes
+ * are valid UTF-8 but not NUL-terminated; use *len.  Valid until the stage
+ * returns.
+ */
+const char *cc_record_str(struct cc_record *rec, const char *key, size_t *len);
+/* The compact JSON text of member `key`, or NULL; valid until it returns. */
+const char *cc_record_raw(struct cc_record *rec, const char *key, size_t *len);
+/*
+ * The same for a dotted path of object members ("route.debug_info.session"):
+ * only the value at the end is parsed (cc_record_at), so reading
+ * route.agent does not pay for parsing the whole route.
+ */
+jv cc_record_at(struct cc_record *rec, const char *path);
+const char *cc_record_raw_at(struct cc_record *rec, const char *path, size_t *len);
+/* The query, or NULL. */
+#define cc_record_query(rec, len) cc_record_str((rec), "query", (len))
+
+/* What a stage did with a record. */
+enum cc_outcome {
+	CC_RECORD_PASS,		/* nothing to do: pass it through unchanged */
+	CC_RECORD_SET,		/* the stage wrote its key's value */
+	CC_RECORD_FAIL,		/* cannot process it: see cc_record_fail() */
+};
+
+/*
+ * Mark the record as one the stage cannot process: it is passed on with an
+ * "error" member {stage, code, message, line}, a message goes to stderr,
+ * and the run ends with CC_EXIT_DATA.  Returns CC_RECORD_FAIL.
+ */
+enum cc_outcome cc_record_fail(struct cc_record *rec, const char *code,
+	const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/*
+ * A stage: process() reads the record and, to set its key, writes exactly
+ * one JSON value to `out` and returns CC_RECORD_SET.  It is never called
+ * for records that already carry an "error".
+ */
+struct cc_stage {
+	const char *name;	/* program name, recorded in error records */
+	const char *key;	/* the top-level key this stage owns */
+	int unbuffered;		/* flush after every record */
+	enum cc_outcome (*process)(void *ctx, struct cc_record *rec,
+	    struct cc_jw *out);
+	/*
+	 * Optional: called whenever output is flushed (after every record when
+	 * interactive, and at the end), so a stage can make what it wrote
+	 * elsewhere (the session store) visible at the same moment.
+	 */
+	void (*flush)(void *ctx);
+	/*
+	 * Optional: called at the end, and when no input has come for
+	 * CC_RECORD_IDLE_MS with nothing left to hand on: for writes no later
+	 * stage waits for (cc-respond's answers), so they are committed in
+	 * batches rather than with every record, yet never held while the
+	 * stream is quiet.
+	 */
+	void (*idle)(void *ctx);
+	/*
+	 * Optional: write this instead of the record when process() set the
+	 * key (cc-respond --text); `value` is the key's JSON text.  Records it
+	 * did not set are then not written at all.
+	 */
+	void (*render)(void *ctx, const char *value, size_t len, struct cc_buf *line);
+	void *ctx;
+};
+
+#define CC_RECORD_IDLE_MS 20
+/* Read records from `in`, write them to `out`; returns the exit status. */
+int cc_record_run(struct cc_stage *stage, FILE *in, FILE *out);
+
+#endif

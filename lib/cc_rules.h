@@ -1,0 +1,67 @@
+/*
+ * cc_rules.h: decision rules as data (cc-rules(5)): cues (PCRE2 patterns),
+ * slots decided by ordered conditions, typo fixes, and what earlier turns
+ * of a session said.
+ *
+ * Owns: the compiled rules, their match data and the values of the last
+ * evaluation.  Borrows: cc_text (folding), cc_litindex, cc_lang (cues that
+ * name a language), cc_json for the trace.
+ */
+#ifndef CC_RULES_H
+#define CC_RULES_H
+
+#include <stddef.h>
+
+#include "cc_json.h"
+
+#define CC_RULES_MAX_SLOTS 64
+struct cc_rules;
+
+/*
+ * What earlier turns of the session said: slot values by slot index, each
+ * mapped through cc_rules_intern() (a value the rules never name is NULL
+ * there, and equals nothing).
+ */
+struct cc_rules_context {
+	int has_last;				/* the session has an earlier turn */
+	const char *last[CC_RULES_MAX_SLOTS];	/* the turn just before */
+	const char *prev[CC_RULES_MAX_SLOTS];	/* the last turn that gives context */
+};
+
+/* Load and compile a rules file; NULL with a "path:line: why" message. */
+struct cc_rules *cc_rules_load(const char *path, char *err, size_t errlen);
+void cc_rules_free(struct cc_rules *r);
+/* Fold the text, run the cues, decide every slot.  ctx may be NULL. */
+void cc_rules_eval(struct cc_rules *r, const char *text, size_t len,
+	const struct cc_rules_context *ctx);
+/* The value of a slot after cc_rules_eval(), or NULL (unset / null). */
+const char *cc_rules_get(const struct cc_rules *r, const char *slot);
+int cc_rules_slot(const struct cc_rules *r, const char *name);	/* -1 if none */
+/* The rules' own copy of the value v, or NULL if the rules never name it. */
+const char *cc_rules_intern(const struct cc_rules *r, const char *v);
+/* The value of slot number `slot` (from cc_rules_slot), or NULL. */
+const char *cc_rules_value(const struct cc_rules *r, int slot);
+size_t cc_rules_nslots(const struct cc_rules *r);
+const char *cc_rules_slot_name(const struct cc_rules *r, size_t i);
+/* 1 if turns routed to this agent give no context (context-skip). */
+int cc_rules_skips_agent(const struct cc_rules *r, const char *agent);
+/* 1 if this language cue means "take the session's language". */
+int cc_rules_language_neutral(const struct cc_rules *r, const char *cue);
+/*
+ * Whether a slot value was copied from an earlier turn in the last
+ * evaluation: 0 no, 1 from the turn just before, 2 from the last turn
+ * that gives context.
+ */
+int cc_rules_inherited(const struct cc_rules *r);
+/* The folded, fixed text the cues were matched against. */
+const char *cc_rules_text(const struct cc_rules *r);
+/*
+ * Members "rules", "matched", "slots", "text" of the debug object.  Cues
+ * are run only when a condition needs them, so "matched" lists the cues
+ * that were needed and matched; "slots" leaves out those named in omit
+ * (a NULL-terminated list, or NULL).
+ */
+void cc_rules_write_trace(struct cc_rules *r, struct cc_jw *w,
+	const char *const *omit);
+
+#endif

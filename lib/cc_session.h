@@ -1,0 +1,61 @@
+/*
+ * cc_session.h: session memory: the turns of a conversation and their answers,
+ * in SQLite files under the state directory (sessions.db, answers.db).
+ *
+ * Owns: the store connection and its write batches.  Borrows: the
+ * configuration (state directory, lock timeout).
+ */
+#ifndef CC_SESSION_H
+#define CC_SESSION_H
+
+#include <stddef.h>
+#include <time.h>
+
+#include "cc_config.h"
+
+struct cc_session;
+
+/* One routed turn; strings are owned (cc_turns_release frees them). */
+struct cc_turn {
+	long long id;
+	time_t at;
+	char *query, *language, *agent, *category, *request_type;
+	char *slots;		/* the router's slots as a JSON object */
+	char *answer;		/* added by cc-respond; NULL if none or not asked for */
+};
+
+/*
+ * Open (creating, mode 0700) the store under cfg->state_dir, waiting up to
+ * cfg->lock_timeout_ms for another process's lock; NULL + message.  With
+ * CC_SESSION_ANSWERS the answers are opened too (cc_session_answer, and
+ * cc_turn.answer from cc_session_recent); without, they are not touched.
+ * A program that gets -1 from a store call should go on without memory
+ * (the spec's rule) rather than try again for every record.
+ */
+#define CC_SESSION_ANSWERS 1
+struct cc_session *cc_session_open(const struct cc_config *cfg, int flags,
+	char *err, size_t errlen);
+void cc_session_close(struct cc_session *s);
+const char *cc_session_error(struct cc_session *s);
+/*
+ * The turns of `session` asked at or after `since`, oldest first, at most
+ * max (the newest ones).  Returns the count, or -1 on a store error.
+ */
+int cc_session_recent(struct cc_session *s, const char *session, time_t since,
+	struct cc_turn *turns, int max);
+/*
+ * Record a turn (t->id is ignored); returns its id, or -1.  Turns are
+ * written in transactions of up to 64 turns or 20 ms: this connection sees
+ * them at once, other processes after cc_session_flush() or the next
+ * commit.
+ */
+long long cc_session_add(struct cc_session *s, const char *session,
+	const struct cc_turn *t);
+/* Commit what cc_session_add() and cc_session_answer() wrote; 0 or -1. */
+int cc_session_flush(struct cc_session *s);
+/* Add the answer to a turn, in the same batches as cc_session_add(); 0 or -1. */
+int cc_session_answer(struct cc_session *s, long long turn, const char *answer,
+	time_t at);
+void cc_turns_release(struct cc_turn *turns, int n);
+
+#endif

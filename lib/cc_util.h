@@ -1,0 +1,74 @@
+/*
+ * cc_util.h: the exit-status table, messages, allocation that cannot fail,
+ * the options every program shares, and the back-off from a dead service.
+ *
+ * Owns: the program name (cc_progname) and the exit statuses every program
+ * and man page uses.  Borrows nothing: every other module may use it.
+ */
+#ifndef CC_UTIL_H
+#define CC_UTIL_H
+
+#include <stddef.h>
+#include <time.h>
+
+enum cc_exit {
+	CC_EXIT_OK = 0,		/* success */
+	CC_EXIT_NEGATIVE = 1,	/* a negative answer scripts can test for */
+	CC_EXIT_USAGE = 2,	/* bad option, argument or environment */
+	CC_EXIT_DATA = 3,	/* some input record was bad (error record written) */
+	CC_EXIT_UPSTREAM = 4,	/* a temporary upstream or network failure */
+	CC_EXIT_INTERNAL = 5,	/* internal error, out of memory, cannot write */
+};
+
+/* The program name that prefixes every message; set once from argv[0]. */
+extern const char *cc_progname;
+void cc_set_progname(const char *argv0);
+void cc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+_Noreturn void cc_die(int status, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void *cc_xmalloc(size_t n);
+void *cc_xrealloc(void *p, size_t n);
+char *cc_xstrdup(const char *s);
+
+/* mkdir -p; the directories it creates are private (0700).  0 or -1. */
+int cc_mkdirs(const char *path);
+/* Split off the first blank-delimited word of *s (in place). */
+char *cc_word(char **s);
+
+/* --version output, shared so every program prints the same thing. */
+void cc_print_version(void);
+
+/*
+ * The options every program takes.  Put CC_COMMON_LONGOPTS in the
+ * getopt_long table and CC_COMMON_SHORTOPTS in the short string, and pass
+ * every option to cc_option_common() first (set opterr = 0 before
+ * getopt_long so messages carry the program name): it handles -u/-h/-V and
+ * unknown options (usage to stderr, exit 2) and returns 1, or returns 0 for
+ * an option of the program's own.  *unbuffered may be NULL.
+ */
+#define CC_COMMON_SHORTOPTS "uhV"
+#define CC_COMMON_LONGOPTS \
+	{"unbuffered", no_argument, NULL, 'u'}, \
+	{"help", no_argument, NULL, 'h'}, \
+	{"version", no_argument, NULL, 'V'}
+int cc_option_common(int c, char **argv, const char *usage, int *unbuffered);
+
+/*
+ * A service that timed out or could not be reached is not asked again for
+ * CC_BACKOFF_SECONDS (the real clock): the records meanwhile carry the
+ * same failure at once, so a dead service costs one time limit, not one
+ * per record.  cc-event does the same for its sources.
+ */
+#define CC_BACKOFF_SECONDS 60
+struct cc_backoff {
+	time_t until;		/* not asked before this */
+	const char *code;	/* the failure (a static string) */
+	char why[200];
+};
+/* 1, with *code and err set, while the service is left alone; else 0. */
+int cc_backoff_active(const struct cc_backoff *b, const char **code,
+	char *err, size_t errlen);
+/* A failure: "timeout", "unreachable" or "connect" start a back-off. */
+void cc_backoff_note(struct cc_backoff *b, const char *code, const char *why);
+
+#endif
