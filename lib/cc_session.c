@@ -42,10 +42,24 @@ struct store {
 	struct timespec since;
 };
 
+/*
+ * A stage's own state, one file per name (state-NAME.db): each name has one
+ * writer, so like turns and answers they never wait for each other.
+ */
+#define MAX_STATES 4
+struct state {
+	char name[32];
+	struct store st;
+	sqlite3_stmt *get, *put;
+};
+
 struct cc_session {
 	struct store turns, answers;	/* answers.db: CC_SESSION_ANSWERS only */
 	struct store *failed;		/* the one whose error is the last */
 	sqlite3_stmt *recent, *add, *answer, *answer_of;
+	const struct cc_config *cfg;	/* for opening state files later */
+	struct state states[MAX_STATES];
+	int nstates;
 };
 
 #define PRAGMAS \
@@ -76,6 +90,13 @@ static const char answers_schema[] = PRAGMAS
 	"  at INTEGER NOT NULL,"		/* Unix time of the answer */
 	"  answer TEXT);"
 	"CREATE INDEX IF NOT EXISTS answers_by_time ON answers (at);";
+
+static const char state_schema[] = PRAGMAS
+	"CREATE TABLE IF NOT EXISTS state ("
+	"  session TEXT PRIMARY KEY,"
+	"  at INTEGER NOT NULL,"		/* Unix time of the last write */
+	"  value TEXT NOT NULL);"		/* JSON, the stage's own */
+	"CREATE INDEX IF NOT EXISTS state_by_time ON state (at);";
 
 static int
 prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
@@ -149,6 +170,7 @@ cc_session_open(const struct cc_config *cfg, int flags, char *err, size_t errlen
 		    strerror(errno));
 		goto fail;
 	}
+	s->cfg = cfg;
 	s->failed = &s->turns;
 	if (store_open(&s->turns, cfg, "sessions.db", turns_schema,
 	    "DELETE FROM turns WHERE at < ?1", err, errlen) < 0)
@@ -193,6 +215,11 @@ cc_session_close(struct cc_session *s)
 	sqlite3_finalize(s->answer_of);
 	sqlite3_close(s->turns.db);
 	sqlite3_close(s->answers.db);
+	for (int i = 0; i < s->nstates; i++) {
+		sqlite3_finalize(s->states[i].get);
+		sqlite3_finalize(s->states[i].put);
+		sqlite3_close(s->states[i].st.db);
+	}
 	free(s);
 }
 
@@ -296,6 +323,9 @@ cc_session_flush(struct cc_session *s)
 		return 0;
 	a = store_flush(s, &s->turns);
 	b = store_flush(s, &s->answers);
+	for (int i = 0; i < s->nstates; i++)
+		if (store_flush(s, &s->states[i].st) < 0)
+			a = -1;
 	return a < 0 || b < 0 ? -1 : 0;
 }
 
@@ -396,4 +426,84 @@ cc_turns_release(struct cc_turn *turns, int n)
 		free(turns[i].answer);
 		memset(&turns[i], 0, sizeof turns[i]);
 	}
+}
+
+/* The state file of `name`, opened on first use; NULL on failure. */
+static struct state *
+state_of(struct cc_session *s, const char *name)
+{
+	char file[64], err[512];
+	struct state *x;
+	size_t n = strlen(name);
+
+	for (int i = 0; i < s->nstates; i++)
+		if (strcmp(s->states[i].name, name) == 0)
+			return &s->states[i];
+	/* the name becomes a file name: letters, digits, - and _ only */
+	if (n == 0 || n >= sizeof x->name || strspn(name,
+	    "abcdefghijklmnopqrstuvwxyz0123456789-_") != n || s->nstates == MAX_STATES)
+		return NULL;
+	x = &s->states[s->nstates];
+	memset(x, 0, sizeof *x);
+	snprintf(x->name, sizeof x->name, "%s", name);
+	snprintf(file, sizeof file, "state-%s.db", name);
+	if (store_open(&x->st, s->cfg, file, state_schema,
+	    "DELETE FROM state WHERE at < ?1", err, sizeof err) < 0 ||
+	    prepare(x->st.db, "SELECT value, at FROM state WHERE session = ?1",
+	    &x->get) != SQLITE_OK ||
+	    prepare(x->st.db, "INSERT OR REPLACE INTO state (session, at, value)"
+	    " VALUES (?1, ?2, ?3)", &x->put) != SQLITE_OK) {
+		sqlite3_finalize(x->get);
+		sqlite3_finalize(x->put);
+		sqlite3_close(x->st.db);
+		return NULL;
+	}
+	s->nstates++;
+	return x;
+}
+
+int
+cc_session_state_get(struct cc_session *s, const char *session, const char *name,
+    char **json, time_t *at)
+{
+	struct state *x = state_of(s, name);
+	int rc;
+
+	*json = NULL;
+	if (!x)
+		return -1;
+	sqlite3_bind_text(x->get, 1, session, -1, SQLITE_STATIC);
+	rc = sqlite3_step(x->get);
+	if (rc == SQLITE_ROW) {
+		*json = column(x->get, 0);
+		if (at)
+			*at = (time_t)sqlite3_column_int64(x->get, 1);
+	}
+	sqlite3_reset(x->get);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		s->failed = &x->st;
+		return -1;
+	}
+	return rc == SQLITE_ROW;
+}
+
+int
+cc_session_state_put(struct cc_session *s, const char *session, const char *name,
+    const char *json, time_t at)
+{
+	struct state *x = state_of(s, name);
+	int rc;
+
+	if (!x || batch_begin(s, &x->st) < 0)
+		return -1;
+	sqlite3_bind_text(x->put, 1, session, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(x->put, 2, (sqlite3_int64)at);
+	sqlite3_bind_text(x->put, 3, json, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(x->put)) != SQLITE_DONE)
+		s->failed = &x->st;
+	sqlite3_reset(x->put);
+	sqlite3_clear_bindings(x->put);
+	if (batch_end(s, &x->st) < 0)
+		rc = SQLITE_ERROR;
+	return rc == SQLITE_DONE ? 0 : -1;
 }

@@ -1,6 +1,7 @@
 /*
  * cc_session.h: session memory: the turns of a conversation and their answers,
- * in SQLite files under the state directory (sessions.db, answers.db).
+ * and each stage's own state, in SQLite files under the state directory
+ * (sessions.db, answers.db, state-NAME.db).
  *
  * Owns: the store connection and its write batches.  Borrows: the
  * configuration (state directory, lock timeout).
@@ -57,5 +58,22 @@ int cc_session_flush(struct cc_session *s);
 int cc_session_answer(struct cc_session *s, long long turn, const char *answer,
 	time_t at);
 void cc_turns_release(struct cc_turn *turns, int n);
+
+/*
+ * A stage's own state for a session (the homework coach's problem and
+ * points, say): one JSON text per session and name, kept as long as turns
+ * are.  Each name has one writer, in a file of its own (state-NAME.db;
+ * NAME is lower-case letters, digits, - and _), written in the same
+ * batches as turns, so the writer reads its own writes at once and other
+ * processes see them after cc_session_flush().
+ *
+ * cc_session_state_get: 1 with *json (malloc'd) and *at (if not NULL)
+ * when there is one, 0 when there is none, -1 on a store error.
+ */
+int cc_session_state_get(struct cc_session *s, const char *session,
+	const char *name, char **json, time_t *at);
+/* Replace it; 0 or -1. */
+int cc_session_state_put(struct cc_session *s, const char *session,
+	const char *name, const char *json, time_t at);
 
 #endif

@@ -12,6 +12,7 @@
 #include "cc_record.h"
 #include "cc_text.h"
 #include "cc_lang.h"
+#include "cc_session.h"
 #include "tap.h"
 
 static void
@@ -483,6 +484,52 @@ test_config(void)
 	cc_config_release(&c);
 }
 
+/* A stage's own per-session state: none, written, read back, seen by another. */
+static void
+test_session_state(void)
+{
+	char dir[] = "/tmp/cc-test-state.XXXXXX", err[256], *json = NULL, cmd[300];
+	struct cc_config c;
+	struct cc_session *a, *b;
+	time_t at = 0;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	setenv("CC_STATE_DIR", dir, 1);
+	setenv("CC_NOW", "2025-01-15T10:00:00+09:00", 1);
+	cc_config_load(&c);
+	a = cc_session_open(&c, 0, err, sizeof err);
+	b = cc_session_open(&c, 0, err, sizeof err);
+	ok(a && b, "two connections to one store");
+	if (!a || !b)
+		return;
+	is_int(cc_session_state_get(a, "s1", "coach", &json, &at), 0, "no state yet");
+	ok(json == NULL, "and no text");
+	is_int(cc_session_state_put(a, "s1", "coach", "{\"level\":1}", c.now), 0, "state written");
+	is_int(cc_session_state_get(a, "s1", "coach", &json, &at), 1, "the writer reads it at once");
+	is_str(json, "{\"level\":1}", "the same text");
+	ok(at == c.now, "with its time");
+	free(json);
+	is_int(cc_session_state_get(a, "s2", "coach", &json, NULL), 0, "another session has none");
+	is_int(cc_session_state_put(a, "s1", "coach", "{\"level\":2}", c.now), 0, "replaced");
+	is_int(cc_session_flush(a), 0, "committed");
+	is_int(cc_session_state_get(b, "s1", "coach", &json, NULL), 1, "another process sees it");
+	is_str(json, "{\"level\":2}", "the last one");
+	free(json);
+	is_int(cc_session_state_get(b, "s1", "emotion", &json, NULL), 0,
+	    "names are separate");
+	is_int(cc_session_state_put(a, "s1", "../x", "{}", c.now), -1,
+	    "a name that is no file name is refused");
+	cc_session_close(a);
+	cc_session_close(b);
+	cc_config_release(&c);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ok(system(cmd) == 0, "cleaned up");
+	unsetenv("CC_STATE_DIR");
+}
+
 int
 main(void)
 {
@@ -498,5 +545,6 @@ main(void)
 	test_lang();
 	test_fold();
 	test_config();
+	test_session_state();
 	return tap_done();
 }
