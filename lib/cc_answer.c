@@ -23,6 +23,7 @@
 #include "cc_text.h"
 #include "cc_session.h"
 #include "cc_texts.h"
+#include "cc_domain.h"
 #include "cc_answer.h"
 
 #define MAX_EVENTS 10		/* listed in one answer; the rest are counted */
@@ -102,7 +103,8 @@ say(const struct cc_answerer *ar, struct cc_answer *a, const char *key,
  * categories that are places (kb.places), the venue itself first: a
  * question about a place takes only that place's passages, and a question
  * about the venue also those of categories that are no place (its events,
- * its house rules).  So Saino's hours never answer Engineer Cafe's.
+ * its house rules).  So the hours of a shop inside a venue never answer
+ * the venue's.
  */
 static int
 place_index(const struct cc_answerer *ar, const char *category)
@@ -335,9 +337,14 @@ event_item(const struct cc_answerer *ar, jv item, const char *lang,
 	jv_free(keep);
 }
 
+/*
+ * The events of the asked range; with none, what the knowledge base says
+ * about the regular ones (the passages of the route's category), and with
+ * the calendar down, that alone (seed 004's fallbacks).
+ */
 static void
 answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
-    jv retrieval, const char *lang)
+    jv retrieval, const char *category, const char *lang)
 {
 	jv items = member(events, "items"), errors = member(events, "errors");
 	int n = jv_get_kind(items) == JV_KIND_ARRAY ? jv_array_length(jv_copy(items)) : 0;
@@ -375,7 +382,7 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 	} else {
 		int rank;
 		jv results = member(retrieval, "results");
-		jv p = failed ? pick_passage(ar, results, lang, "events", &rank) : jv_invalid();
+		jv p = failed ? pick_passage(ar, results, lang, category, &rank) : jv_invalid();
 
 		jv_free(results);
 		if (jv_is_valid(p)) {	/* calendar down: the knowledge base only */
@@ -389,7 +396,7 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 			jv_free(keep);
 		} else {
 			jv results2 = member(retrieval, "results");
-			jv kb = pick_passage(ar, results2, lang, "events", &rank);
+			jv kb = pick_passage(ar, results2, lang, category, &rank);
 
 			say(ar, a, "events.none", lang, vars);
 			if (jv_is_valid(kb)) {	/* none in the range: the regular ones */
@@ -584,6 +591,75 @@ answer_memory(const struct cc_answerer *ar, struct cc_answer *a,
 	cc_buf_release(&list);
 }
 
+/* ---- clarification ---- */
+
+/*
+ * Which one was meant: the text clarify.CATEGORY (the route's category
+ * says what is unclear), else the domain's general clarify text.
+ */
+static void
+answer_clarify(const struct cc_answerer *ar, struct cc_answer *a,
+    const char *category, const char *lang)
+{
+	char key[128];
+
+	snprintf(key, sizeof key, "clarify.%s", category ? category : "");
+	if (!category || say(ar, a, key, lang, NULL) < 0)
+		say(ar, a, "clarify", lang, NULL);
+	a->confidence = 0.7;
+}
+
+/* ---- a domain stage's own result ---- */
+
+/*
+ * A domain stage (the homework coach's) decides what to say and writes it
+ * in its record member as reply {key, vars, confidence}: the key of a
+ * response text and the values of its {names}.  The words stay the
+ * domain's data; this only fills them in.
+ */
+static void
+answer_tool(const struct cc_answerer *ar, struct cc_answer *a,
+    struct cc_record *rec, const char *member_name, const char *lang)
+{
+	char path[160];
+	jv reply, key, vars, conf;
+	struct cc_var v[33];
+	size_t n = 0;
+
+	snprintf(path, sizeof path, "%s.reply", member_name);
+	reply = cc_record_at(rec, path);
+	key = member(reply, "key");
+	vars = member(reply, "vars");
+	conf = member(reply, "confidence");
+	if (jv_get_kind(vars) == JV_KIND_OBJECT) {
+		int it = jv_object_iter(vars);
+
+		while (jv_object_iter_valid(vars, it) && n < 32) {
+			jv k = jv_object_iter_key(vars, it), val = jv_object_iter_value(vars, it);
+
+			/* the strings stay alive in vars until we return */
+			if (jv_get_kind(val) == JV_KIND_STRING)
+				v[n++] = (struct cc_var){ jv_string_value(k), jv_string_value(val), 0 };
+			jv_free(k);
+			jv_free(val);
+			it = jv_object_iter_next(vars, it);
+		}
+	}
+	v[n] = (struct cc_var){ 0 };
+	if (jv_get_kind(key) == JV_KIND_STRING && say(ar, a, jv_string_value(key), lang, v) == 0) {
+		a->confidence = jv_get_kind(conf) == JV_KIND_NUMBER ? jv_number_value(conf) : 0.8;
+		add_source(a, "tool");
+	} else {
+		say(ar, a, "not_found", lang, NULL);
+		a->confidence = 0.3;
+		add_source(a, "fallback");
+	}
+	jv_free(reply);
+	jv_free(key);
+	jv_free(vars);
+	jv_free(conf);
+}
+
 /* ---- dispatch ---- */
 
 /*
@@ -637,6 +713,7 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	jv retrieval = jv_invalid(), events = jv_invalid();
 	jv sess = cc_record_at(rec, "route.debug_info.session");
 	jv turn = member(sess, "turn");
+	const struct cc_domain_agent *ag;
 	const char *agent, *lang, *category;
 	size_t qlen;
 	const char *query = cc_record_query(rec, &qlen);
@@ -656,42 +733,52 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	category = str(route, "category", &keep);
 	if (!lang || (strcmp(lang, "ja") && strcmp(lang, "en")))
 		lang = "ja";	/* spec: detection failure means Japanese */
+	/* an agent the manifest does not know is answered as its fallback */
+	ag = cc_domain_agent(ar->domain, agent);
 	if (!agent)
-		agent = "GeneralKnowledgeAgent";
+		agent = ag->name;
 	a->emotion = "helpful";
 	snprintf(a->language, sizeof a->language, "%s", lang);
 	snprintf(a->agent_name, sizeof a->agent_name, "%s", agent);
+	a->kind = ag->answer;
 	a->turn = jv_get_kind(turn) == JV_KIND_NUMBER ? (long long)jv_number_value(turn) : -1;
 	if (jv_get_kind(sess) == JV_KIND_OBJECT) {
 		const char *id = str(sess, "id", &keep);
 
 		sid = id ? cc_xstrdup(id) : NULL;
 	}
-	if (strcmp(agent, "MemoryAgent") && strcmp(agent, "ClarificationAgent") &&
-	    strcmp(agent, "TimeAgent"))
+	switch (ag->answer) {
+	case CC_ANSWER_KB:
 		retrieval = retrieval_of(rec);
-	if (strcmp(agent, "EventAgent") == 0)
-		events = cc_record_get(rec, "events");
-
-	if (strcmp(agent, "BusinessInfoAgent") == 0 || strcmp(agent, "FacilityAgent") == 0)
 		answer_kb(ar, a, route, retrieval, lang);
-	else if (strcmp(agent, "EventAgent") == 0)
-		answer_events(ar, a, events, retrieval, lang);
-	else if (strcmp(agent, "MemoryAgent") == 0)
+		break;
+	case CC_ANSWER_EVENTS:
+		retrieval = retrieval_of(rec);
+		events = cc_record_get(rec, "events");
+		answer_events(ar, a, events, retrieval, category, lang);
+		break;
+	case CC_ANSWER_SEARCH:
+		retrieval = retrieval_of(rec);
+		answer_general(ar, a, retrieval, query, qlen, lang);
+		break;
+	case CC_ANSWER_MEMORY:
 		answer_memory(ar, a, store, sid, a->turn, lang);
-	else if (strcmp(agent, "ClarificationAgent") == 0) {
-		say(ar, a, category && strstr(category, "meeting-room") ?
-		    "clarify.meeting-room" : "clarify.cafe", lang, NULL);
-		a->confidence = 0.7;
-	} else if (strcmp(agent, "TimeAgent") == 0) {
+		break;
+	case CC_ANSWER_CLARIFY:
+		answer_clarify(ar, a, category, lang);
+		break;
+	case CC_ANSWER_TIME: {
 		struct cc_date_vars d;
 
 		cc_texts_date_vars(ar->texts, lang, ar->now, &d);
 		say(ar, a, "time.now", lang, d.vars);
 		a->confidence = 0.95;
 		add_source(a, "clock");
-	} else {
-		answer_general(ar, a, retrieval, query, qlen, lang);
+		break;
+	}
+	case CC_ANSWER_TOOL:
+		answer_tool(ar, a, rec, ag->tool, lang);
+		break;
 	}
 	free(sid);
 	jv_free(route);
@@ -719,7 +806,7 @@ cc_answer_prompt(const struct cc_answerer *ar, struct cc_record *rec,
 {
 	jv retrieval = cc_record_get(rec, "retrieval"), events = cc_record_get(rec, "events");
 	jv keep = jv_array();
-	const char *agent = a->agent_name, *lang = a->language, *context = NULL;
+	const char *lang = a->language, *context = NULL;
 	int kb = 0, web = 0, rc = 0;
 	size_t qlen;
 	const char *q = cc_record_query(rec, &qlen);
@@ -730,10 +817,9 @@ cc_answer_prompt(const struct cc_answerer *ar, struct cc_record *rec,
 		kb |= strcmp(a->sources[i], "knowledge_base") == 0;
 		web |= strcmp(a->sources[i], "web_search") == 0;
 	}
-	if (strcmp(agent, "GeneralKnowledgeAgent") == 0 && (kb || web)) {
+	if (a->kind == CC_ANSWER_SEARCH && (kb || web)) {
 		context = str(retrieval, "context", &keep);
-	} else if (strcmp(agent, "BusinessInfoAgent") == 0 ||
-	    strcmp(agent, "FacilityAgent") == 0) {
+	} else if (a->kind == CC_ANSWER_KB) {
 		/* the passage the composed answer quotes, and only that one */
 		jv results = member(retrieval, "results");
 		int n = jv_get_kind(results) == JV_KIND_ARRAY ? jv_array_length(jv_copy(results)) : 0;
@@ -749,7 +835,7 @@ cc_answer_prompt(const struct cc_answerer *ar, struct cc_record *rec,
 		}
 		jv_free(results);
 	}
-	if (strcmp(agent, "EventAgent") == 0) {
+	if (a->kind == CC_ANSWER_EVENTS) {
 		jv items = member(events, "items");
 		int n = jv_get_kind(items) == JV_KIND_ARRAY ? jv_array_length(jv_copy(items)) : 0;
 

@@ -1,8 +1,9 @@
 /*
- * cc_answer.h: composed answers: the response of every agent, made from
- * what earlier stages found
- * (passages, events, the session's turns) and the domain's response texts,
- * without an LLM; and the prompts and checks for an optional one.
+ * cc_answer.h: composed answers: each agent answered the way the domain's
+ * manifest says (cc-domain(5)), from what earlier stages found (passages,
+ * events, the session's turns, a domain stage's result) and the domain's
+ * response texts, without an LLM; and the prompts and checks for an
+ * optional one.
  *
  * Owns: the answer it composes.  Borrows: the record, the session store,
  * the texts and the domain, which the caller keeps alive.
@@ -18,8 +19,10 @@
 #include "cc_record.h"
 #include "cc_session.h"
 #include "cc_texts.h"
+#include "cc_domain.h"
 
 struct cc_answerer {
+	const struct cc_domain *domain;	/* how each agent is answered */
 	const struct cc_texts *texts;
 	time_t now;			/* CC_NOW or the clock */
 	long window;			/* the session memory window, seconds */
@@ -35,6 +38,7 @@ struct cc_answer {
 	jv passages;			/* ids of the passages quoted */
 	int events;			/* events listed */
 	char agent_name[48];
+	enum cc_answer_kind kind;	/* how it was answered */
 	char language[4];
 	long long turn;			/* the session turn, or -1 */
 };

@@ -14,6 +14,9 @@
 #ifndef CC_PKGDATADIR
 #error "CC_PKGDATADIR must be defined by the build"
 #endif
+#ifndef CC_DEFAULT_DOMAIN
+#error "CC_DEFAULT_DOMAIN must be defined by configure"
+#endif
 
 static const char *
 env_or(const char *name, const char *fallback)
@@ -44,7 +47,11 @@ cc_xdg_dir(const char *xdg_var, const char *home_dir)
 	return p;
 }
 
-/* A domain names a folder: refuse anything that could leave the data dir. */
+/*
+ * A domain is a name of a folder under the data dir, or a path to a folder
+ * of its own (it holds a '/': ./my-domain).  A name must not leave the
+ * data dir.
+ */
 static int
 valid_domain(const char *d)
 {
@@ -63,11 +70,26 @@ cc_config_load(struct cc_config *cfg)
 	const char *now = getenv("CC_NOW"), *lock = getenv("CC_LOCK_TIMEOUT");
 
 	cfg->datadir = env_or("CC_DATADIR", CC_PKGDATADIR);
-	cfg->domain = env_or("CC_DOMAIN", "engineer-cafe");
+	cfg->domain = env_or("CC_DOMAIN", CC_DEFAULT_DOMAIN);
 	cfg->tz = env_or("CC_TZ", "Asia/Tokyo");
-	if (!valid_domain(cfg->domain))
-		cc_die(CC_EXIT_USAGE, "invalid CC_DOMAIN '%s': use letters, "
-		    "digits, '-', '_' and '.'", cfg->domain);
+	if (strchr(cfg->domain, '/')) {
+		size_t n = strlen(cfg->domain);
+
+		cfg->domain_dir = cc_xstrdup(cfg->domain);
+		while (n > 1 && cfg->domain_dir[n - 1] == '/')
+			cfg->domain_dir[--n] = '\0';
+		cfg->domain = strrchr(cfg->domain_dir, '/') + 1;
+		if (!*cfg->domain)
+			cfg->domain = cfg->domain_dir;
+	} else if (!valid_domain(cfg->domain)) {
+		cc_die(CC_EXIT_USAGE, "invalid CC_DOMAIN '%s': a name of letters, "
+		    "digits, '-', '_' and '.', or a path to a folder", cfg->domain);
+	} else {
+		size_t n = strlen(cfg->datadir) + strlen(cfg->domain) + 2;
+
+		cfg->domain_dir = cc_xmalloc(n);
+		snprintf(cfg->domain_dir, n, "%s/%s", cfg->datadir, cfg->domain);
+	}
 	if (getenv("CC_STATE_DIR") && *getenv("CC_STATE_DIR"))
 		cfg->state_dir = cc_xstrdup(getenv("CC_STATE_DIR"));
 	else
@@ -95,15 +117,17 @@ cc_config_release(struct cc_config *cfg)
 {
 	free(cfg->state_dir);
 	cfg->state_dir = NULL;
+	free(cfg->domain_dir);
+	cfg->domain_dir = NULL;
 }
 
 char *
 cc_config_domain_path(const struct cc_config *cfg, const char *name)
 {
-	size_t n = strlen(cfg->datadir) + strlen(cfg->domain) + strlen(name) + 3;
+	size_t n = strlen(cfg->domain_dir) + strlen(name) + 2;
 	char *p = cc_xmalloc(n);
 
-	snprintf(p, n, "%s/%s/%s", cfg->datadir, cfg->domain, name);
+	snprintf(p, n, "%s/%s", cfg->domain_dir, name);
 	return p;
 }
 

@@ -16,7 +16,9 @@
  * frees what the struct owns.
  *
  *   CC_DATADIR    package data (default: the compiled-in pkgdatadir)
- *   CC_DOMAIN     domain folder under the data dir (default engineer-cafe)
+ *   CC_DOMAIN     the domain: a folder name under the data dir (default
+ *                 set by configure --with-default-domain), or a path to
+ *                 a folder of its own (with a '/'); --domain sets it
  *   CC_STATE_DIR  session store (default $XDG_STATE_HOME/concierge,
  *                 else ~/.local/state/concierge)
  *   CC_NOW        frozen "now", ISO 8601 with offset or Z
@@ -26,7 +28,8 @@
  */
 struct cc_config {
 	const char *datadir;
-	const char *domain;
+	const char *domain;	/* its name: the folder's last component */
+	char *domain_dir;	/* its folder */
 	char *state_dir;
 	const char *tz;
 	time_t now;		/* CC_NOW if set, else the clock at load time */
@@ -42,7 +45,7 @@ void cc_config_release(struct cc_config *cfg);
  * $HOME/<home_dir>/concierge (fresh string): the XDG base directories.
  */
 char *cc_xdg_dir(const char *xdg_var, const char *home_dir);
-/* A freshly allocated path: <datadir>/<domain>/<name>. */
+/* A freshly allocated path: <domain folder>/<name>. */
 char *cc_config_domain_path(const struct cc_config *cfg, const char *name);
 /*
  * Parse an ISO 8601 date-time ("2025-01-15T10:00:00+09:00", "...Z",

@@ -40,6 +40,7 @@ struct source {
 	char err[256];
 	int stale;
 	int from_cache;		/* URL: the copy came from the disk cache or a 304 */
+	unsigned line;		/* its line in events.conf, 0 if not from there */
 };
 
 #define RANGE_CACHE 16
@@ -150,18 +151,27 @@ trim(char *s)
 	return s;
 }
 
-/* events.conf: "key = value" lines; # comments; see cc-event(1). */
+/*
+ * events.conf: "key = value" lines; # comments; see cc-event(1).  A
+ * problem ends the program, or with `check` set is reported there and
+ * the line skipped.
+ */
 static void
-read_conf(struct cc_event_sources *s, const struct cc_config *cfg, int use_calendars)
+read_conf(struct cc_event_sources *s, const struct cc_config *cfg, int use_calendars,
+    struct cc_problems *check)
 {
 	char *path = cc_config_domain_path(cfg, "events.conf"), *line = NULL;
 	size_t cap = 0;
 	unsigned long n = 0;
 	FILE *f = fopen(path, "r");
+	struct cc_problems die = {0};
 
 	if (!f) {
-		if (errno != ENOENT)
-			cc_die(CC_EXIT_USAGE, "cannot open '%s': %s", path, strerror(errno));
+		if (errno != ENOENT) {
+			if (!check)
+				cc_die(CC_EXIT_USAGE, "cannot open '%s': %s", path, strerror(errno));
+			cc_problem(check, "cannot open '%s': %s", path, strerror(errno));
+		}
 		free(path);
 		return;
 	}
@@ -171,14 +181,21 @@ read_conf(struct cc_event_sources *s, const struct cc_config *cfg, int use_calen
 		n++;
 		if (!*t || *t == '#')
 			continue;
-		if (!(eq = strchr(t, '=')))
-			cc_die(CC_EXIT_USAGE, "%s:%lu: expected 'key = value'", path, n);
+		if (!(eq = strchr(t, '='))) {
+			cc_problem(check ? check : &die, "%s:%lu: expected 'key = value'", path, n);
+			goto bad;
+		}
 		*eq = '\0';
 		key = trim(t);
 		val = trim(eq + 1);
 		if (strcmp(key, "calendar") == 0) {
-			if (use_calendars)
+			if (use_calendars) {
+				size_t before = s->n;
+
 				add_calendar(s, cfg, val, 1);
+				if (s->n > before)
+					s->src[before].line = (unsigned)n;
+			}
 		} else if (strcmp(key, "connpass_keyword") == 0) {
 			s->keywords = cc_xrealloc(s->keywords, (s->nkw + 1) * sizeof *s->keywords);
 			s->keywords[s->nkw++] = cc_xstrdup(val);
@@ -190,12 +207,42 @@ read_conf(struct cc_event_sources *s, const struct cc_config *cfg, int use_calen
 		} else if (strcmp(key, "connpass_max_age") == 0) {
 			s->connpass_max_age = strtol(val, NULL, 10);
 		} else {
-			cc_die(CC_EXIT_USAGE, "%s:%lu: unknown key '%s'", path, n, key);
+			cc_problem(check ? check : &die, "%s:%lu: unknown key '%s'", path, n, key);
+			goto bad;
 		}
+		continue;
+bad:
+		if (!check)
+			exit(CC_EXIT_USAGE);	/* cc_problem said why */
 	}
 	free(line);
 	fclose(f);
 	free(path);
+}
+
+int
+cc_event_check(const struct cc_config *cfg, struct cc_problems *p)
+{
+	struct cc_event_sources *s = calloc(1, sizeof *s);
+	unsigned before = p->n;
+	char *conf = cc_config_domain_path(cfg, "events.conf");
+
+	if (!s)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	s->tz = cc_xstrdup(cfg->tz);
+	read_conf(s, cfg, 1, p);
+	for (size_t i = 0; i < s->n; i++) {
+		struct source *x = &s->src[i];
+		char err[256];
+
+		if (x->type != SRC_FILE)
+			continue;	/* a URL is not fetched by a check */
+		if (!(x->cal = cc_ics_load(x->where, x->name, &s->lim, err, sizeof err)))
+			cc_problem(p, "%s:%u: calendar '%s': %s", conf, x->line, x->where, err);
+	}
+	free(conf);
+	cc_event_sources_free(s);
+	return p->n == before ? 0 : -1;
 }
 
 struct cc_event_sources *
@@ -212,7 +259,7 @@ cc_event_sources_new(const struct cc_config *cfg, const struct cc_event_options 
 	s->max_items = opt->max_items ? opt->max_items : 50;
 	s->url_max_age = 300;
 	s->connpass_max_age = 600;
-	read_conf(s, cfg, opt->nics == 0);
+	read_conf(s, cfg, opt->nics == 0, NULL);
 	for (size_t i = 0; i < opt->nics; i++)
 		add_calendar(s, cfg, opt->ics[i], 0);
 	if (opt->connpass) {

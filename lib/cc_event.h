@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "cc_util.h"
 #include "cc_config.h"
 #include "cc_json.h"
 #include "cc_time.h"
@@ -43,6 +44,11 @@ struct cc_event_options {
 struct cc_event_sources *cc_event_sources_new(const struct cc_config *cfg,
 	const struct cc_event_options *opt);
 void cc_event_sources_free(struct cc_event_sources *s);
+/*
+ * Check the domain's events.conf and read its local calendars, reporting
+ * every problem to p (URLs are not fetched); 0, or -1 if there was one.
+ */
+int cc_event_check(const struct cc_config *cfg, struct cc_problems *p);
 /*
  * Write the events object for range r: {time_range, kind, ..., start, end,
  * timezone, expression, items, sources, errors}.  Returns 1 when a

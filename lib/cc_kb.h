@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "cc_util.h"
 #include "cc_config.h"
 #include "cc_json.h"
 
@@ -26,9 +27,13 @@ struct cc_kbdoc {
 	unsigned line;		/* where its front matter starts */
 };
 
-/* The passages of one file; problems are reported to stderr and counted. */
+/*
+ * The passages of one file; problems are counted and reported to report
+ * (cc-domain check), or to stderr when it is NULL.
+ */
 struct cc_kbdoc_file {
 	const char *path;	/* borrowed; used in messages */
+	struct cc_problems *report;	/* borrowed; may be NULL */
 	struct cc_kbdoc *docs;
 	size_t n, cap;
 	unsigned problems;

@@ -18,6 +18,21 @@
 #include "cc_text.h"
 #include "cc_kb.h"
 
+/* To the file's reporter, else stderr; counted either way. */
+static void __attribute__((format(printf, 2, 3)))
+report(struct cc_kbdoc_file *f, const char *fmt, ...)
+{
+	struct cc_problems warn = {0};
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	cc_problem(f->report ? f->report : &warn, "%s", msg);
+	f->problems++;
+}
+
 static void
 problem(struct cc_kbdoc_file *f, unsigned line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -31,8 +46,7 @@ problem(struct cc_kbdoc_file *f, unsigned line, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	cc_warn("%s:%u: %s", f->path, line, msg);
-	f->problems++;
+	report(f, "%s:%u: %s", f->path, line, msg);
 }
 
 static char *
@@ -275,15 +289,13 @@ cc_kbdoc_load(struct cc_kbdoc_file *f, const char *path)
 
 	f->path = path;
 	if (!fp) {
-		cc_warn("cannot open '%s': %s", path, strerror(errno));
-		f->problems++;
+		report(f, "cannot open '%s': %s", path, strerror(errno));
 		return -1;
 	}
 	while ((n = fread(chunk, 1, sizeof chunk, fp)) > 0)
 		cc_buf_add(&b, chunk, n);
 	if (ferror(fp)) {
-		cc_warn("cannot read '%s': %s", path, strerror(errno));
-		f->problems++;
+		report(f, "cannot read '%s': %s", path, strerror(errno));
 		fclose(fp);
 		cc_buf_release(&b);
 		return -1;

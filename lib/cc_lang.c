@@ -193,7 +193,7 @@ struct word {
 	int first_upper, other_upper, ascii;
 };
 
-/* Saino, Tenjin: a capitalised name among Japanese is not English grammar. */
+/* A place's name among Japanese is capitalised, and is not English grammar. */
 #define TITLE_CASE(w) ((w)->first_upper && !(w)->other_upper)
 
 static void
@@ -388,7 +388,7 @@ decide(struct cc_lang_result *r, struct scan *sc)
 	r->lang = CC_LANG_EN;
 	if (!r->en_function && sc->capitalised == sc->words && sc->words <= 3 &&
 	    !r->scripts[CC_SCRIPT_DIGIT]) {
-		/* "Engineer Cafe", "Saino": a name says little about the reader */
+		/* a name ("Central Station") says little about the reader */
 		r->cue = "latin-name";
 		r->confidence = 0.6;
 		r->ambiguous = 1;

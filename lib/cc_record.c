@@ -324,7 +324,9 @@ process_line(struct run *r, const char *raw, size_t len)
 	}
 	r->value.len = 0;
 	cc_jw_init(&w, &r->value);
-	switch (r->stage->process(r->stage->ctx, rec, &w)) {
+	/* no process: a stage its domain does not run passes everything on */
+	switch (r->stage->process ? r->stage->process(r->stage->ctx, rec, &w) :
+	    CC_RECORD_PASS) {
 	case CC_RECORD_SET:
 		if (r->stage->render)
 			r->stage->render(r->stage->ctx, r->value.data, r->value.len,

@@ -69,7 +69,8 @@ enum cc_outcome cc_record_fail(struct cc_record *rec, const char *code,
 /*
  * A stage: process() reads the record and, to set its key, writes exactly
  * one JSON value to `out` and returns CC_RECORD_SET.  It is never called
- * for records that already carry an "error".
+ * for records that already carry an "error".  A NULL process() passes
+ * every record on (a stage whose domain does not run it).
  */
 struct cc_stage {
 	const char *name;	/* program name, recorded in error records */

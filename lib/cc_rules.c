@@ -197,7 +197,7 @@ compile_with(struct cc_rules *r, int line, const char *what, const char *src,
 
 	/*
 	 * No PCRE2_UCP, on purpose: with it \b and \w count kana and kanji as
-	 * word characters, so "saino" in "Sainoの料金" has no word boundary.
+	 * word characters, so "wifi" in "Wifiの料金" has no word boundary.
 	 * Without it they mean Latin words and digits, which is what a rule
 	 * means by \b.  UTF mode still matches case and classes in Unicode.
 	 */
@@ -1022,4 +1022,21 @@ cc_rules_write_trace(struct cc_rules *r, struct cc_jw *w, const char *const *omi
 	cc_jw_end(w);
 	cc_jw_key(w, "text");
 	cc_jw_str(w, r->text, r->text_len);
+}
+
+void
+cc_rules_each_value(const struct cc_rules *r, const char *slot,
+    void (*fn)(void *ctx, const char *value, int line), void *ctx)
+{
+	int i = find_slot(r, slot);
+
+	for (size_t k = 0; i >= 0 && k < r->slots[i].nrules; k++) {
+		const struct rule *ru = &r->slots[i].rules[k];
+
+		if (ru->value && ru->copy_slot < 0)
+			fn(ctx, ru->value, ru->line);
+	}
+	if (strcmp(slot, "agent") == 0)
+		for (size_t k = 0; k < r->nskip; k++)
+			fn(ctx, r->skip_agents[k], 0);
 }

@@ -43,6 +43,13 @@ const char *cc_rules_intern(const struct cc_rules *r, const char *v);
 const char *cc_rules_value(const struct cc_rules *r, int slot);
 size_t cc_rules_nslots(const struct cc_rules *r);
 const char *cc_rules_slot_name(const struct cc_rules *r, size_t i);
+/*
+ * Every literal value the rules can give slot, with its line (copies and
+ * null left out); for "agent", also the context-skip agents, line 0.
+ * For cc-domain check, which holds them to the manifest.
+ */
+void cc_rules_each_value(const struct cc_rules *r, const char *slot,
+	void (*fn)(void *ctx, const char *value, int line), void *ctx);
 /* 1 if turns routed to this agent give no context (context-skip). */
 int cc_rules_skips_agent(const struct cc_rules *r, const char *agent);
 /* 1 if this language cue means "take the session's language". */

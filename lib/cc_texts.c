@@ -17,6 +17,7 @@
 
 struct text {
 	char *key, *lang, *emotion, *text;
+	unsigned line;		/* in the file, for cc-domain check */
 };
 
 struct cc_texts {
@@ -44,55 +45,103 @@ unescape(char *s)
 }
 
 struct cc_texts *
-cc_texts_load(const char *path, char *err, size_t errlen)
+cc_texts_read(const char *path, struct cc_problems *p)
 {
-	struct cc_texts *t = calloc(1, sizeof *t);
+	struct cc_texts *t;
 	FILE *f = fopen(path, "r");
-	char *line = NULL, *p, *key, *lang, *emotion;
+	char *line = NULL, *s, *key, *lang, *emotion;
 	size_t cap = 0;
 	ssize_t len;
-	int lineno = 0;
+	unsigned lineno = 0;
 
-	if (!t)
-		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	if (!f) {
-		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-		free(t);
+		cc_problem(p, "cannot open '%s': %s", path, strerror(errno));
 		return NULL;
 	}
+	if (!(t = calloc(1, sizeof *t)))
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	while ((len = getline(&line, &cap, f)) >= 0) {
 		lineno++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
-		p = line;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*p || *p == '#')
+		s = line;
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s || *s == '#')
 			continue;
-		key = cc_word(&p);
-		lang = cc_word(&p);
-		emotion = cc_word(&p);
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (!*lang || !*emotion || !*p) {
-			snprintf(err, errlen, "%s:%d: expected 'KEY LANG EMOTION TEXT'",
-			    path, lineno);
-			free(line);
-			fclose(f);
-			cc_texts_free(t);
-			return NULL;
+		key = cc_word(&s);
+		lang = cc_word(&s);
+		emotion = cc_word(&s);
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*lang || !*emotion || !*s) {
+			cc_problem(p, "%s:%u: expected 'KEY LANG EMOTION TEXT'", path, lineno);
+			continue;
 		}
 		t->t = cc_xrealloc(t->t, (t->n + 1) * sizeof *t->t);
 		t->t[t->n].key = cc_xstrdup(key);
 		t->t[t->n].lang = cc_xstrdup(lang);
 		t->t[t->n].emotion = cc_xstrdup(emotion);
-		t->t[t->n].text = cc_xstrdup(p);
+		t->t[t->n].text = cc_xstrdup(s);
+		t->t[t->n].line = lineno;
 		unescape(t->t[t->n].text);
 		t->n++;
 	}
 	free(line);
 	fclose(f);
 	return t;
+}
+
+static void
+first_problem(void *ctx, const char *message)
+{
+	struct cc_buf *first = ctx;
+
+	if (!first->len)
+		cc_buf_add(first, message, strlen(message));
+}
+
+struct cc_texts *
+cc_texts_load(const char *path, char *err, size_t errlen)
+{
+	struct cc_buf first = {0};
+	struct cc_problems p = { first_problem, &first, 0 };
+	struct cc_texts *t = cc_texts_read(path, &p);
+
+	if (p.n) {
+		snprintf(err, errlen, "%s", first.data);
+		cc_texts_free(t);
+		t = NULL;
+	}
+	cc_buf_release(&first);
+	return t;
+}
+
+int
+cc_texts_has(const struct cc_texts *t, const char *key, const char *lang)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (strcmp(t->t[i].key, key) == 0 && (!lang || strcmp(t->t[i].lang, lang) == 0))
+			return 1;
+	return 0;
+}
+
+size_t
+cc_texts_count(const struct cc_texts *t)
+{
+	return t->n;
+}
+
+const char *
+cc_texts_entry(const struct cc_texts *t, size_t i, const char **lang, unsigned *line)
+{
+	if (i >= t->n)
+		return NULL;
+	if (lang)
+		*lang = t->t[i].lang;
+	if (line)
+		*line = t->t[i].line;
+	return t->t[i].key;
 }
 
 void

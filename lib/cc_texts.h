@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "cc_util.h"
 #include "cc_json.h"
 
 struct cc_texts;
@@ -22,6 +23,17 @@ struct cc_var {
 };
 /* Load the domain's response texts; NULL with a "path:line: why" message. */
 struct cc_texts *cc_texts_load(const char *path, char *err, size_t errlen);
+/*
+ * The same, reporting every bad line to p and keeping the good ones; NULL
+ * only when the file cannot be read.
+ */
+struct cc_texts *cc_texts_read(const char *path, struct cc_problems *p);
+/* 1 if there is a text for key in lang exactly (any language: lang NULL). */
+int cc_texts_has(const struct cc_texts *t, const char *key, const char *lang);
+/* The texts one by one: the i-th key, its language and line; NULL past the end. */
+size_t cc_texts_count(const struct cc_texts *t);
+const char *cc_texts_entry(const struct cc_texts *t, size_t i, const char **lang,
+	unsigned *line);
 void cc_texts_free(struct cc_texts *t);
 /*
  * The text for key in lang (else in any language), or NULL; *emotion (if

@@ -105,6 +105,10 @@ cc_option_common(int c, char **argv, const char *usage, int *unbuffered)
 	case 'V':
 		cc_print_version();
 		exit(CC_EXIT_OK);
+	case 'D':
+		if (setenv("CC_DOMAIN", optarg, 1) < 0)
+			cc_die(CC_EXIT_INTERNAL, "setenv: %s", strerror(errno));
+		return 1;
 	case '?':
 		if (optopt)
 			cc_warn("invalid option -- '%c'", optopt);
@@ -119,6 +123,22 @@ cc_option_common(int c, char **argv, const char *usage, int *unbuffered)
 	}
 	fputs(usage, stderr);
 	exit(CC_EXIT_USAGE);
+}
+
+void
+cc_problem(struct cc_problems *p, const char *fmt, ...)
+{
+	char msg[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	va_end(ap);
+	p->n++;
+	if (p->fn)
+		p->fn(p->ctx, msg);
+	else
+		cc_warn("%s", msg);
 }
 
 int

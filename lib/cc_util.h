@@ -30,6 +30,20 @@ void *cc_xmalloc(size_t n);
 void *cc_xrealloc(void *p, size_t n);
 char *cc_xstrdup(const char *s);
 
+/*
+ * Where a reader of data files (a manifest, response texts, documents,
+ * calendars) sends each problem it finds, "path:line: why": to fn, or
+ * to stderr (cc_warn) when fn is NULL; n counts them.  A reader that
+ * reports through it goes on after a problem, so a check lists them all.
+ */
+struct cc_problems {
+	void (*fn)(void *ctx, const char *message);
+	void *ctx;
+	unsigned n;
+};
+void cc_problem(struct cc_problems *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* mkdir -p; the directories it creates are private (0700).  0 or -1. */
 int cc_mkdirs(const char *path);
 /* Split off the first blank-delimited word of *s (in place). */
@@ -42,15 +56,18 @@ void cc_print_version(void);
  * The options every program takes.  Put CC_COMMON_LONGOPTS in the
  * getopt_long table and CC_COMMON_SHORTOPTS in the short string, and pass
  * every option to cc_option_common() first (set opterr = 0 before
- * getopt_long so messages carry the program name): it handles -u/-h/-V and
- * unknown options (usage to stderr, exit 2) and returns 1, or returns 0 for
- * an option of the program's own.  *unbuffered may be NULL.
+ * getopt_long so messages carry the program name): it handles -u/-h/-V,
+ * -D/--domain (which sets CC_DOMAIN, so the configuration and every child
+ * process see it) and unknown options (usage to stderr, exit 2) and
+ * returns 1, or returns 0 for an option of the program's own.
+ * *unbuffered may be NULL.
  */
-#define CC_COMMON_SHORTOPTS "uhV"
+#define CC_COMMON_SHORTOPTS "uhVD:"
 #define CC_COMMON_LONGOPTS \
 	{"unbuffered", no_argument, NULL, 'u'}, \
 	{"help", no_argument, NULL, 'h'}, \
-	{"version", no_argument, NULL, 'V'}
+	{"version", no_argument, NULL, 'V'}, \
+	{"domain", required_argument, NULL, 'D'}
 int cc_option_common(int c, char **argv, const char *usage, int *unbuffered);
 
 /*

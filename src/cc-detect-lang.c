@@ -6,15 +6,19 @@
 #include <stdlib.h>
 
 #include "cc_util.h"
+#include "cc_config.h"
 #include "cc_json.h"
 #include "cc_record.h"
 #include "cc_lang.h"
+#include "cc_domain.h"
 
 static const char usage_text[] =
-	"usage: cc-detect-lang [--unbuffered] < records.ndjson\n"
+	"usage: cc-detect-lang [--unbuffered] [--domain NAME|DIR] < records.ndjson\n"
 	"Adds language_detection {detected_language, confidence, is_mixed, ...}\n"
 	"to each NDJSON record from its \"query\".\n"
 	"  -u, --unbuffered  flush after every record\n"
+	"  -D, --domain D    the domain (default $CC_DOMAIN); records pass on\n"
+	"                    untouched when its pipeline does not run this stage\n"
 	"  -h, --help        show this help\n"
 	"  -V, --version     show the version\n";
 
@@ -43,7 +47,9 @@ main(int argc, char **argv)
 	struct cc_stage stage = {
 		.name = "cc-detect-lang", .key = "language_detection", .process = detect,
 	};
-	int c;
+	struct cc_config cfg;
+	struct cc_domain *dom;
+	int c, status;
 
 	cc_set_progname(argv[0]);
 	opterr = 0;
@@ -55,5 +61,10 @@ main(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return CC_EXIT_USAGE;
 	}
-	return cc_record_run(&stage, stdin, stdout);
+	cc_config_load(&cfg);
+	dom = cc_domain_for_stage(&cfg, &stage);
+	status = cc_record_run(&stage, stdin, stdout);
+	cc_domain_free(dom);
+	cc_config_release(&cfg);
+	return status;
 }

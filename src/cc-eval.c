@@ -2,9 +2,11 @@
  * cc-eval: run labelled query files through the pipeline and score it,
  * as ../shared/eval/README.md section 5 describes.
  *
- * The kind of a file is read from its records: routing (expect.agent),
- * sessions (turns), language (text and expect.language), time ranges
- * (expect.time_range).  Queries go to the stages as child processes
+ * The kind of a file is read from its records: routing (expect holds the
+ * first label of the domain's manifest), sessions (turns), language (text
+ * and expect.language), time ranges (expect.time_range).  What a routing
+ * or sessions file scores, where the pipeline puts it, and which values
+ * count as one are the domain's (cc-domain(5), eval-*).  Queries go to the stages as child processes
  * (cc_pipe.c), one pipeline per shard, each shard with a state directory
  * of its own; a session never spans two shards, and each session runs
  * under a fresh session id.  Only the members that are scored are kept
@@ -27,9 +29,11 @@
 #include <sys/time.h>
 
 #include "cc_util.h"
+#include "cc_config.h"
 #include "cc_json.h"
 #include "cc_term.h"
 #include "cc_pipe.h"
+#include "cc_domain.h"
 
 static const char usage_text[] =
 	"usage: cc-eval [-jq] [-P N] [-m [METRIC=]X]... [-o FILE] [-S STAGES]\n"
@@ -47,6 +51,8 @@ static const char usage_text[] =
 	"  -o, --output FILE        write the pipeline's output records to FILE\n"
 	"  -S, --stages LIST        the stages, colon-separated (default: the\n"
 	"                           pipeline of concierge stages, or CC_STAGES)\n"
+	"  -D, --domain NAME|DIR    the domain (default $CC_DOMAIN): its pipeline\n"
+	"                           runs, and its manifest says what is scored\n"
 	"  -n, --misses N           list at most N misses (default all)\n"
 	"  -q, --quiet              no progress bar\n"
 	"  -h, --help               show this help\n"
@@ -55,16 +61,27 @@ static const char usage_text[] =
 enum kind { ROUTING, SESSIONS, LANGUAGE, TIME };
 static const char *const kind_names[] = { "routing", "sessions", "language", "time_range" };
 
-/* The fields scored for each kind; the first one is the class. */
-static const char *const fields_routing[] = { "agent", "category", "request_type", "language", NULL };
+/*
+ * The fields scored for each kind; the first one is the class.  Routing and
+ * sessions score the domain's labels.
+ */
+static const struct cc_domain *domain;
+static const char *fields_routing[CC_DOMAIN_MAX_LABELS + 1];
 static const char *const fields_language[] = { "language", "is_mixed", NULL };
 static const char *const fields_time[] = { "time_range", NULL };
-#define MAX_FIELDS 4
+#define MAX_FIELDS CC_DOMAIN_MAX_LABELS
 
 static const char *const *
 kind_fields(enum kind k)
 {
 	return k == LANGUAGE ? fields_language : k == TIME ? fields_time : fields_routing;
+}
+
+/* The row member that holds the question of a routing or sessions row. */
+static const char *
+query_key(void)
+{
+	return domain->eval_query ? domain->eval_query : "query";
 }
 
 /* One query sent through the pipeline. */
@@ -179,7 +196,7 @@ detect_kind(jv r, int *ok)
 		jv_free(expect);
 		return SESSIONS;
 	}
-	if (has_member(expect, "agent")) {
+	if (fields_routing[0] && has_member(expect, fields_routing[0])) {
 		jv_free(expect);
 		return ROUTING;
 	}
@@ -259,8 +276,9 @@ load_file(struct file *f)
 			f->kind = detect_kind(r, &ok);
 			if (!ok) {
 				cc_warn("%s:%lu: not a labelled record of a known kind "
-				    "(expect.agent, turns, expect.language with text, "
-				    "expect.time_range)", f->path, lineno);
+				    "(expect.%s, turns, expect.language with text, "
+				    "expect.time_range)", f->path, lineno,
+				    fields_routing[0] ? fields_routing[0] : "LABEL");
 				jv_free(r);
 				f->status = CC_EXIT_DATA;
 				continue;
@@ -283,7 +301,7 @@ load_file(struct file *f)
 				jv turn = jv_array_get(jv_copy(turns), t);
 				struct item it = { .row = f->nrows, .turn = t + 1 };
 
-				ok = item_init(&it, turn, turn, "query") == 0;
+				ok = item_init(&it, turn, turn, query_key()) == 0;
 				if (ok)
 					add_item(f, &it, &icap);
 			}
@@ -292,7 +310,8 @@ load_file(struct file *f)
 			struct item it = { .row = f->nrows };
 			jv ref = member(r, "ref_now");
 
-			ok = item_init(&it, jv_copy(r), r, f->kind == LANGUAGE ? "text" : "query") == 0;
+			ok = item_init(&it, jv_copy(r), r, f->kind == LANGUAGE ? "text" :
+			    f->kind == TIME ? "query" : query_key()) == 0;
 			if (ok && f->kind == TIME && jv_get_kind(ref) == JV_KIND_STRING)
 				it.ref_now = jv_string_value(ref);	/* r keeps it alive */
 			jv_free(ref);
@@ -327,6 +346,29 @@ struct shard {
 	char state[4096];
 };
 
+/*
+ * The value at a dotted path ("route.agent") of the compact object text
+ * s[0..n), or NULL; *len is its length.
+ */
+static const char *
+at_path(const char *s, size_t n, const char *path, size_t *len)
+{
+	char seg[128];
+
+	*len = n;
+	while (s && *path) {
+		size_t k = strcspn(path, ".");
+
+		if (k >= sizeof seg || *s != '{')
+			return NULL;
+		memcpy(seg, path, k);
+		seg[k] = '\0';
+		s = cc_json_member(s, *len, seg, len);
+		path += k + (path[k] == '.');
+	}
+	return s;
+}
+
 /* Keep the members that are scored: a small object, or invalid. */
 static void
 take_output(struct file *f, struct item *it, const char *line, size_t len,
@@ -348,6 +390,18 @@ take_output(struct file *f, struct item *it, const char *line, size_t len,
 	}
 	if (cc_json_field(doc, "error"))
 		it->error = 1;
+	if (f->kind == ROUTING || f->kind == SESSIONS) {
+		/* each label where the manifest says the pipeline puts it */
+		for (size_t i = 0; i < domain->nlabels; i++) {
+			size_t vlen;
+			const char *val = at_path(doc->text.data, doc->text.len,
+			    domain->labels[i].path, &vlen);
+
+			it->got = jv_object_set(it->got, jv_string(domain->labels[i].name),
+			    val ? cc_json_to_jv(val, vlen) : jv_null());
+		}
+		return;
+	}
 	if (!(fld = cc_json_field(doc, owners[f->kind])))
 		return;
 	v = jv_parse_sized(doc->text.data + fld->val_at, (int)fld->val_len);
@@ -358,14 +412,11 @@ take_output(struct file *f, struct item *it, const char *line, size_t len,
 	if (f->kind == LANGUAGE) {
 		it->got = jv_object_set(it->got, jv_string("language"), member(v, "detected_language"));
 		it->got = jv_object_set(it->got, jv_string("is_mixed"), member(v, "is_mixed"));
-	} else if (f->kind == TIME) {
+	} else {
 		static const char *const keys[] = { "time_range", "kind", "start", "end" };
 
 		for (size_t i = 0; i < 4; i++)
 			it->got = jv_object_set(it->got, jv_string(keys[i]), member(v, keys[i]));
-	} else {
-		for (const char *const *k = fields_routing; *k; k++)
-			it->got = jv_object_set(it->got, jv_string(*k), member(v, *k));
 	}
 	jv_free(v);
 }
@@ -613,23 +664,32 @@ run_file(struct opts *o, struct file *f, double t0, size_t *done)
 
 /* ---- scoring ---- */
 
-/* Category aliases of README section 5: the spec's names for gold's. */
+/* A value as the labels name it: the manifest's eval-alias lines.  Consumes v. */
 static jv
 canonical(const char *field, jv v)
 {
-	static const char *const alias[][2] = {
-		{ "calendar", "events" }, { "pricing", "facility-info" },
-		{ "facilities", "facility-info" }, { "access", "facility-info" },
-		{ "hours", "facility-info" },
-	};
+	jv text = jv_invalid();
 
-	if (strcmp(field, "category") != 0 || jv_get_kind(v) != JV_KIND_STRING)
-		return v;
-	for (size_t i = 0; i < sizeof alias / sizeof alias[0]; i++)
-		if (strcmp(jv_string_value(v), alias[i][0]) == 0) {
-			jv_free(v);
-			return jv_string(alias[i][1]);
+	for (size_t i = 0; i < domain->naliases; i++) {
+		const struct cc_domain_alias *a = &domain->aliases[i];
+
+		if (strcmp(a->label, field) != 0)
+			continue;
+		if (!jv_is_valid(text))
+			text = jv_dump_string(jv_copy(v), 0);
+		if (strcmp(jv_string_value(text), a->from) == 0) {
+			jv to = jv_parse(a->to);
+
+			if (jv_is_valid(to)) {
+				jv_free(v);
+				v = to;
+			} else {
+				jv_free(to);
+			}
+			break;
 		}
+	}
+	jv_free(text);
 	return v;
 }
 
@@ -794,7 +854,10 @@ score_file(struct file *f, struct score *s, jv *misses)
 	*misses = jv_array();
 	for (size_t i = 0; i < f->nitems; i++) {
 		struct item *it = &f->items[i];
-		jv expect = member(it->label, "expect"), alt = member(it->label, "alt");
+		int labels = f->kind == ROUTING || f->kind == SESSIONS;
+		const char *altkey = !labels ? "alt" : domain->eval_alternatives;
+		jv expect = member(it->label, "expect");
+		jv alt = altkey ? member(it->label, altkey) : jv_null();
 		jv amb = member(it->label, "ambiguous"), got = jv_copy(it->got);
 		int strict, lenient, clear = jv_get_kind(amb) != JV_KIND_TRUE;
 		int first = f->kind == SESSIONS && it->turn == 1;
@@ -814,6 +877,21 @@ score_file(struct file *f, struct score *s, jv *misses)
 				lenient = matches(f->kind, l, got);
 				jv_free(l);
 			}
+		for (size_t k = 0; labels && !lenient && k < domain->nlabels; k++) {
+			/* other values the row accepts for one label (alt_agents) */
+			jv vals = domain->labels[k].alt ? member(it->label, domain->labels[k].alt) :
+			    jv_null();
+
+			for (int a = 0; jv_get_kind(vals) == JV_KIND_ARRAY && !lenient &&
+			    a < jv_array_length(jv_copy(vals)); a++) {
+				jv l = jv_object_set(jv_copy(expect), jv_string(domain->labels[k].name),
+				    jv_array_get(jv_copy(vals), a));
+
+				lenient = matches(f->kind, l, got);
+				jv_free(l);
+			}
+			jv_free(vals);
+		}
 		if (first) {
 			tally(&s->first_strict, strict);
 			tally(&s->first_lenient, lenient);
@@ -849,8 +927,13 @@ score_file(struct file *f, struct score *s, jv *misses)
 			jv_free(wc);
 			jv_free(gc);
 			/* per language: the reply language the label asks for */
+			/* the label's language, else the row's (lang in some sets) */
 			lang = f->kind == TIME ? member(f->rows[it->row].v, "language") :
 			    member(expect, "language");
+			if (jv_get_kind(lang) != JV_KIND_STRING && labels) {
+				jv_free(lang);
+				lang = member(it->label, "lang");
+			}
 			if (jv_get_kind(lang) == JV_KIND_STRING) {
 				size_t li = 0;
 
@@ -1104,7 +1187,7 @@ report(struct opts *o, struct file *f, struct score *s, jv misses)
 		const char *n = s->cls[j].name;
 		size_t len = strlen(n);
 
-		/* a short label: BusinessInfoAgent is Busi */
+		/* a short label: five letters, without an Agent suffix */
 		if (len > 5 && strcmp(n + len - 5, "Agent") == 0)
 			len -= 5;
 		printf(" %5.*s", (int)(len < 5 ? len : 5), n);
@@ -1246,6 +1329,8 @@ main(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	struct opts o = { .jobs = 1, .max_misses = -1 };
+	struct cc_config cfg;
+	struct cc_domain *dom;
 	struct sigaction sa;
 	const char *tmpdir = getenv("TMPDIR"), *stages_arg = NULL;
 	char err[512], *end;
@@ -1283,6 +1368,11 @@ main(int argc, char **argv)
 		argc = 2;
 		optind = 1;
 	}
+	cc_config_load(&cfg);
+	dom = cc_domain_load(&cfg);
+	domain = dom;
+	for (size_t i = 0; i < dom->nlabels; i++)
+		fields_routing[i] = dom->labels[i].name;
 	if (stages_arg && setenv("CC_STAGES", stages_arg, 1) < 0)
 		cc_die(CC_EXIT_INTERNAL, "setenv: %s", strerror(errno));
 	if (!(o.stages = cc_stages_find(&o.nstages, err, sizeof err)))
@@ -1375,6 +1465,8 @@ main(int argc, char **argv)
 	nftw(o.tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	free(o.tmp);
 	cc_stages_free(o.stages);
+	cc_domain_free(dom);
+	cc_config_release(&cfg);
 	if (interrupted) {
 		fputs("\n", stderr);
 		cc_warn("interrupted");

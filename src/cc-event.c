@@ -13,12 +13,15 @@
 #include "cc_record.h"
 #include "cc_time.h"
 #include "cc_event.h"
+#include "cc_domain.h"
 
 static const char usage_text[] =
 	"usage: cc-event [--ics FILE|URL]... [--connpass] [--now TIME] [options]\n"
 	"                < records.ndjson\n"
 	"Adds events {time_range, kind, start, end, timezone, items, sources,\n"
-	"errors} to EventAgent records and to records with no route.\n"
+	"errors} to records routed to an agent the domain's manifest lists\n"
+	"cc-event for, and to records with no route.\n"
+	"  -D, --domain NAME|DIR  the domain (default $CC_DOMAIN)\n"
 	"  --ics FILE|URL     a calendar (repeatable; default: the domain's)\n"
 	"  --connpass         also ask connpass (key in CC_CONNPASS_API_KEY)\n"
 	"  --now TIME         the current time, ISO 8601 (default CC_NOW, clock)\n"
@@ -30,6 +33,7 @@ static const char usage_text[] =
 	"  -V, --version      show the version\n";
 
 struct app {
+	const struct cc_domain *domain;
 	struct cc_event_sources *sources;
 	time_t now;
 	int flags;		/* 1: a network source failed; 2: a calendar limit */
@@ -47,7 +51,7 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		/* route.agent alone: the whole route (its trace) costs more */
 		jv agent = cc_record_at(rec, "route.agent");
 		int other = jv_get_kind(agent) == JV_KIND_STRING &&
-		    strcmp(jv_string_value(agent), "EventAgent") != 0;
+		    !cc_domain_acts(a->domain, "cc-event", jv_string_value(agent));
 
 		jv_free(agent);
 		if (other)
@@ -91,6 +95,7 @@ main(int argc, char **argv)
 	struct cc_stage stage = { .name = "cc-event", .key = "events", .process = answer };
 	struct app a = {0};
 	struct cc_config cfg;
+	struct cc_domain *dom;
 	const char **ics = NULL;
 	const char *now = NULL;
 	int c, status;
@@ -130,6 +135,7 @@ main(int argc, char **argv)
 		return CC_EXIT_USAGE;
 	}
 	cc_config_load(&cfg);
+	a.domain = dom = cc_domain_for_stage(&cfg, &stage);
 	if (cc_tz_use(cfg.tz) < 0)
 		cc_die(CC_EXIT_USAGE, "unknown time zone '%s' in CC_TZ", cfg.tz);
 	a.now = cfg.now;
@@ -137,10 +143,12 @@ main(int argc, char **argv)
 		cc_die(CC_EXIT_USAGE, "invalid --now '%s': expected ISO 8601 such as "
 		    "2025-01-15T10:00:00+09:00", now);
 	eo.ics = ics;
-	a.sources = cc_event_sources_new(&cfg, &eo);
+	if (stage.process)
+		a.sources = cc_event_sources_new(&cfg, &eo);
 	stage.ctx = &a;
 	status = cc_record_run(&stage, stdin, stdout);
 	cc_event_sources_free(a.sources);
+	cc_domain_free(dom);
 	cc_config_release(&cfg);
 	free(ics);
 	/* bad input and internal errors outrank a failed upstream source */

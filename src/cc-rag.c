@@ -22,15 +22,18 @@
 #include "cc_kb.h"
 #include "cc_kbnet.h"
 #include "cc_http.h"
+#include "cc_domain.h"
 
 static const char usage_text[] =
 	"usage: cc-rag [-u] [--db PATH] [--kb DIR]... [--limit N]\n"
 	"              [--context-chars N] [--no-cache] < records.ndjson\n"
 	"Adds retrieval {results, context, sources, language} to each NDJSON\n"
 	"record from its \"query\", for records routed to an agent that answers\n"
-	"from documents (or not routed at); others pass through.\n"
+	"from documents (or not routed at all); others pass through.\n"
 	"  -d, --db PATH            the index (default $CC_KB_DB, else\n"
 	"                           $XDG_CACHE_HOME/concierge/kb-DOMAIN.sqlite)\n"
+	"  -D, --domain NAME|DIR    the domain (default $CC_DOMAIN): its manifest\n"
+	"                           says which agents answer from documents\n"
 	"  -k, --kb DIR             a document folder (repeatable; default the\n"
 	"                           domain's kb folder)\n"
 	"  -n, --limit N            passages per record (default 10)\n"
@@ -42,11 +45,6 @@ static const char usage_text[] =
 	"Web search: CC_WEB_SEARCH_URL; embeddings: CC_EMBED_BASE_URL and\n"
 	"CC_EMBED_MODEL (see cc-rag(1)).\n";
 
-/* Agents that do not answer from documents: their records pass through. */
-static const char *const pass_agents[] = {
-	"MemoryAgent", "ClarificationAgent", "TimeAgent",
-};
-
 #define CACHE_SLOTS 4096	/* distinct queries remembered, at most */
 #define CACHE_PROBE 8
 
@@ -56,6 +54,7 @@ struct slot {
 };
 
 struct rag {
+	const struct cc_domain *domain;
 	struct cc_kb *kb;
 	struct cc_websearch ws;
 	struct cc_embed em;
@@ -400,27 +399,28 @@ rag(void *vctx, struct cc_record *rec, struct cc_jw *out)
 	struct rag *g = vctx;
 	struct route r;
 	size_t len;
-	const char *q, *lang;
+	const char *q, *lang, *agent;
 	int web_allowed;
 	struct slot *s = NULL;
 	struct cc_jw w;
 
 	read_route(rec, &r);
-	if (r.present)
-		for (size_t i = 0; i < sizeof pass_agents / sizeof *pass_agents; i++)
-			if (strcmp(r.agent, pass_agents[i]) == 0)
-				return CC_RECORD_PASS;
+	/* the manifest says which agents answer from documents */
+	agent = r.present && *r.agent ? r.agent : NULL;
+	if (!cc_domain_acts(g->domain, "cc-rag", agent))
+		return CC_RECORD_PASS;
 	q = cc_record_query(rec, &len);
 	if (!q)
 		return cc_record_fail(rec, "no_query",
 		    "the record has no string \"query\"");
-	if (*r.search) {	/* "サイノの方" searches with the question it answers */
+	if (*r.search) {	/* "駅前店の方" searches with the question it answers */
 		q = r.search;
 		len = strlen(r.search);
 	}
 	lang = answer_language(rec, &r, q, len);
-	web_allowed = g->web_on && (!r.present ||
-	    strcmp(r.agent, "GeneralKnowledgeAgent") == 0);
+	/* the web for the general agent of seed 002, and for what is not routed */
+	web_allowed = g->web_on && (!agent ||
+	    cc_domain_agent(g->domain, agent)->answer == CC_ANSWER_SEARCH);
 	if (g->cache && g->kb) {
 		time_t now = time(NULL);
 
@@ -491,6 +491,7 @@ main(int argc, char **argv)
 		.name = "cc-rag", .key = "retrieval", .process = rag, .ctx = &g,
 	};
 	struct cc_config cfg;
+	struct cc_domain *dom;
 	const char *dbopt = NULL;
 	char **given = NULL, **dirs, *db, err[700];
 	size_t ngiven = 0, ndirs;
@@ -523,6 +524,9 @@ main(int argc, char **argv)
 		return CC_EXIT_USAGE;
 	}
 	cc_config_load(&cfg);
+	g.domain = dom = cc_domain_for_stage(&cfg, &stage);
+	if (!stage.process)
+		goto run;
 	g.web_on = cc_websearch_init(&g.ws);
 	g.embed_on = cc_embed_init(&g.em);
 	db = dbopt ? cc_xstrdup(dbopt) : cc_kb_default_db(&cfg);
@@ -546,6 +550,7 @@ main(int argc, char **argv)
 	free(db);
 	if (cache)
 		g.cache = calloc(CACHE_SLOTS, sizeof *g.cache);
+run:
 	status = cc_record_run(&stage, stdin, stdout);
 	if (status < CC_EXIT_INTERNAL && g.kb_failed)
 		status = CC_EXIT_INTERNAL;
@@ -561,6 +566,7 @@ main(int argc, char **argv)
 	cc_websearch_release(&g.ws);
 	cc_embed_release(&g.em);
 	cc_http_cleanup();
+	cc_domain_free(dom);
 	cc_config_release(&cfg);
 	return status;
 }

@@ -15,6 +15,7 @@
 #include "cc_record.h"
 #include "cc_session.h"
 #include "cc_texts.h"
+#include "cc_domain.h"
 #include "cc_answer.h"
 #include "cc_llm.h"
 #include "cc_time.h"
@@ -28,6 +29,8 @@ static const char usage_text[] =
 	"  -E, --no-emotion   with --text, leave out the emotion tag\n"
 	"  -c, --camel        the specs' TypeScript field names (agentName, ...)\n"
 	"  -n, --no-memory    do not read or update the session store\n"
+	"  -D, --domain D     the domain (default $CC_DOMAIN): its manifest says\n"
+	"                     how each agent is answered, its responses the words\n"
 	"  -u, --unbuffered   flush after every record\n"
 	"  -h, --help         show this help\n"
 	"  -V, --version      show the version\n";
@@ -40,6 +43,7 @@ struct responder {
 	int llm_failed;		/* some call failed: exit 4 at the end */
 	struct cc_answerer ar;
 	struct cc_texts *texts;
+	struct cc_domain *domain;
 	struct cc_session *store;
 	int store_failed, no_memory, camel, no_emotion;
 };
@@ -367,13 +371,16 @@ main(int argc, char **argv)
 	cc_config_load(&rs.cfg);
 	if (cc_tz_use(rs.cfg.tz) < 0)
 		cc_die(CC_EXIT_USAGE, "unknown time zone '%s' in CC_TZ", rs.cfg.tz);
+	rs.domain = cc_domain_for_stage(&rs.cfg, &stage);
+	if (!stage.process)
+		goto run;
 	path = cc_config_domain_path(&rs.cfg, "responses");
 	if (!(rs.texts = cc_texts_load(path, err, sizeof err)))
 		cc_die(CC_EXIT_USAGE, "%s", err);
 	free(path);
 	rs.ar = (struct cc_answerer){
-		.texts = rs.texts, .now = rs.cfg.now, .window = 180,
-		.general_min_score = 15,
+		.domain = rs.domain, .texts = rs.texts, .now = rs.cfg.now, .window = 180,
+		.general_min_score = rs.domain->min_score,
 	};
 	if (w && *w) {
 		rs.ar.window = strtol(w, &end, 10);
@@ -388,6 +395,7 @@ main(int argc, char **argv)
 			cc_die(CC_EXIT_USAGE, "CC_STREAM_FD '%s' is not an open file "
 			    "descriptor", getenv("CC_STREAM_FD"));
 	}
+run:
 	status = cc_record_run(&stage, stdin, stdout);
 	if (status == CC_EXIT_OK && rs.llm_failed)
 		status = CC_EXIT_UPSTREAM;
@@ -395,6 +403,7 @@ main(int argc, char **argv)
 	cc_http_cleanup();
 	cc_session_close(rs.store);
 	cc_texts_free(rs.texts);
+	cc_domain_free(rs.domain);
 	cc_config_release(&rs.cfg);
 	return status;
 }

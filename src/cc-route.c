@@ -13,6 +13,7 @@
 #include "cc_lang.h"
 #include "cc_session.h"
 #include "cc_rules.h"
+#include "cc_domain.h"
 
 #define MAX_TURNS 32		/* turns of context read per query */
 
@@ -22,6 +23,7 @@ static const char usage_text[] =
 	"debug_info} to each NDJSON record from its \"query\" and the session's\n"
 	"earlier turns (\"session_id\").\n"
 	"  -r, --rules FILE          routing rules (default: the domain's routing.rules)\n"
+	"  -D, --domain NAME|DIR     the domain (default $CC_DOMAIN)\n"
 	"  -w, --memory-window SECS  how long a session remembers (default 180)\n"
 	"  -n, --no-memory           route every record on its own\n"
 	"  -u, --unbuffered          flush after every record\n"
@@ -30,6 +32,7 @@ static const char usage_text[] =
 
 struct router {
 	struct cc_config cfg;
+	struct cc_domain *domain;
 	struct cc_rules *rules;
 	struct cc_session *store;
 	int store_failed;	/* warned once; route without memory */
@@ -220,12 +223,12 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	}
 	cc_rules_eval(rt->rules, q, qlen, &rc);
 
-	/* spec: an unknown agent goes to GeneralKnowledgeAgent */
+	/* spec: what no rule routes goes to the domain's fallback agent */
 	agent = cc_rules_value(rt->rules, rt->agent);
 	category = cc_rules_value(rt->rules, rt->category);
 	if (!agent) {
-		agent = "GeneralKnowledgeAgent";
-		category = "general";
+		agent = rt->domain->fallback->name;
+		category = rt->domain->fallback_category;
 	}
 	conf = cc_rules_value(rt->rules, rt->confidence);
 	type = cc_rules_value(rt->rules, rt->request_type);
@@ -252,14 +255,14 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	cc_jw_key(out, "agent");
 	cc_jw_cstr(out, agent);
 	cc_jw_key(out, "category");
-	cc_jw_cstr(out, category ? category : "general");
+	cc_jw_cstr(out, category ? category : rt->domain->fallback_category);
 	cc_jw_key(out, "request_type");
 	cc_jw_cstr(out, type);
 	cc_jw_key(out, "language");
 	cc_jw_cstr(out, lang);
 	if (cc_rules_inherited(rt->rules) && n > 0) {
 		/*
-		 * "サイノの方" says little to a search engine: retrieval gets the
+		 * "駅前店の方" (the station shop, then) says little to a search engine: retrieval gets the
 		 * question it continues as well.
 		 */
 		const struct cc_turn *from = &turns[cc_rules_inherited(rt->rules) == 1 ||
@@ -384,6 +387,9 @@ main(int argc, char **argv)
 			cc_die(CC_EXIT_USAGE, "invalid memory window '%s': expected seconds", w);
 	}
 	cc_config_load(&rt.cfg);
+	rt.domain = cc_domain_for_stage(&rt.cfg, &stage);
+	if (!stage.process)
+		goto run;
 	if (!rules_path)
 		rules_path = path = cc_config_domain_path(&rt.cfg, "routing.rules");
 	if (!(rt.rules = cc_rules_load(rules_path, err, sizeof err)))
@@ -393,10 +399,12 @@ main(int argc, char **argv)
 	rt.request_type = cc_rules_slot(rt.rules, "request_type");
 	rt.confidence = cc_rules_slot(rt.rules, "confidence");
 	rt.reason = cc_rules_slot(rt.rules, "reason");
+run:
 	status = cc_record_run(&stage, stdin, stdout);
 	cc_json_doc_release(&rt.slots_doc);
 	cc_rules_free(rt.rules);
 	cc_session_close(rt.store);
+	cc_domain_free(rt.domain);
 	cc_config_release(&rt.cfg);
 	free(path);
 	return status;

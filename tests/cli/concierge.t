@@ -37,20 +37,30 @@ $ concierge ask -j "カフェの営業時間は？" | jq -c '[.session_id, .rout
 === ask: nothing to ask is a usage error
 $ concierge ask
 2> concierge: ask what?
-2> usage: concierge ask [-s SESSION] [-j] QUESTION...
-2>        concierge run [-u] < queries.ndjson > records.ndjson
-2>        concierge chat [cc-chat options]
-2>        concierge stages [-p]
-2>        concierge eval [cc-eval options] FILE...
+2> usage: concierge [--domain D] ask [-s SESSION] [-j] QUESTION...
+2>        concierge [--domain D] run [-u] < queries.ndjson > records.ndjson
+2>        concierge [--domain D] chat [cc-chat options]
+2>        concierge [--domain D] stages [-p]
+2>        concierge [--domain D] eval [cc-eval options] FILE...
+2>        concierge domains
+2>        concierge check [DOMAIN|DIR]...
 2> Commands:
 2>   ask      answer one question (words are joined); -s SESSION remembers the
 2>            conversation, -j/--json prints the whole record
-2>   run      run every stage over NDJSON query records (-u: flush per record)
+2>   run      run the domain's stages over NDJSON query records (-u: flush
+2>            per record)
 2>   chat     the interactive chat (cc-chat)
 2>   stages   print the pipeline; -p/--path: one program path a line
 2>   eval     score the pipeline on labelled files (cc-eval)
-2>   -h, --help     show this help
-2>   -V, --version  show the version
+2>   domains  list the installed domains and what each answers
+2>   check    check a domain's files (default: the one in use); exit 3 when
+2>            there is a problem
+2> Options:
+2>   -D, --domain D  the domain: a name under the data directory or the path
+2>                   of a folder (default $CC_DOMAIN, else the installed
+2>                   default); also taken after ask, run and stages
+2>   -h, --help      show this help
+2>   -V, --version   show the version
 ? 2
 
 === an unknown command is a usage error

@@ -97,7 +97,7 @@ $ cc-detect-lang --unbuffered | jq -r .language_detection.detected_language
 
 === --help goes to stdout and exits 0
 $ cc-detect-lang --help | head -n 1
-> usage: cc-detect-lang [--unbuffered] < records.ndjson
+> usage: cc-detect-lang [--unbuffered] [--domain NAME|DIR] < records.ndjson
 
 === --version names the package
 $ cc-detect-lang --version | sed 's/[0-9][0-9.]*$/VERSION/'
@@ -106,7 +106,7 @@ $ cc-detect-lang --version | sed 's/[0-9][0-9.]*$/VERSION/'
 === an unknown option is a usage error
 $ cc-detect-lang --frobnicate 2>&1 >/dev/null | head -n 2
 > cc-detect-lang: unrecognized option '--frobnicate'
-> usage: cc-detect-lang [--unbuffered] < records.ndjson
+> usage: cc-detect-lang [--unbuffered] [--domain NAME|DIR] < records.ndjson
 ? 0
 
 === an unknown option exits 2

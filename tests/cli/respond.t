@@ -118,8 +118,13 @@ $ cc-respond --text
 ? 3
 
 === missing response texts are a usage error naming the file
+$ mkdir d && cp "$CC_DATADIR/engineer-cafe/domain" d/ && cc-respond --domain ./d < /dev/null
+2> cc-respond: cannot open './d/responses': No such file or directory
+? 2
+
+=== a domain without a manifest is a usage error naming it
 $ CC_DATADIR=/nonexistent cc-respond < /dev/null
-2> cc-respond: cannot open '/nonexistent/engineer-cafe/responses': No such file or directory
+2> cc-respond: /nonexistent/engineer-cafe/domain: cannot read the domain manifest: No such file or directory (every domain folder has one: see cc-domain(5))
 ? 2
 
 === Event: none in the range, and what the knowledge base says of the regular ones

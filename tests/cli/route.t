@@ -163,8 +163,8 @@ $ cc-route -n
 ? 3
 
 === a rules file that does not exist
-$ CC_DATADIR=/nonexistent cc-route < /dev/null
-2> cc-route: cannot open '/nonexistent/engineer-cafe/routing.rules': No such file or directory
+$ mkdir rd && cp "$CC_DATADIR/engineer-cafe/domain" rd/ && cc-route --domain ./rd < /dev/null
+2> cc-route: cannot open './rd/routing.rules': No such file or directory
 ? 2
 
 === a bad pattern names the file, the line and the pattern
