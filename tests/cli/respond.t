@@ -139,3 +139,15 @@ $ cc-respond --text
 $ cc-respond | jq -c '.response | [.text, .metadata.processing_info.passages]'
 < {"query":"サイノ","route":{"agent":"BusinessInfoAgent","category":"saino-cafe","request_type":"hours","language":"ja"},"retrieval":{"results":[{"id":"h","title":"サイノの営業時間","content":"- 月〜木: 12:00–20:30","language":"ja","category":"saino-cafe","source":"knowledge_base","score":10},{"id":"c","title":"休業日","content":"最終月曜日は休みです。","language":"ja","category":"saino-cafe","source":"knowledge_base","score":9}]}}
 > ["[relaxed]サイノの営業時間をご案内します。\n- 月〜木: 12:00–20:30",["h"]]
+
+=== tool: what a domain stage decided, in its domain's words (tool:KEY in the manifest)
+$ cp -R "$top_srcdir/tests/data/toy-bakery" tool && printf 'agent counter tool:till\n' >> tool/domain && printf 'till.total ja helpful [happy]{item}は{price}円です。\n' >> tool/responses && cc-respond --domain ./tool | jq -c '.response | [.text, .confidence // .metadata.confidence, .metadata.sources, .agent_name]'
+< {"query":"q","route":{"agent":"counter","language":"ja"},"till":{"reply":{"key":"till.total","vars":{"item":"クロワッサン","price":"210","n":3},"confidence":0.95}}}
+> ["[happy]クロワッサンは210円です。",0.95,["tool"],"counter"]
+
+=== tool: no reply from the stage is the domain's apology, not a guess
+$ cp -R "$top_srcdir/tests/data/toy-bakery" tool2 && printf 'agent counter tool:till\n' >> tool2/domain && cc-respond --domain ./tool2 --text
+< {"query":"q","route":{"agent":"counter","language":"en"},"till":{"total":210}}
+< {"query":"q","route":{"agent":"counter","language":"en"},"till":{"reply":{"key":"no.such.text"}}}
+> [sad]Sorry, I don't know that. Please ask at the counter.
+> [sad]Sorry, I don't know that. Please ask at the counter.
