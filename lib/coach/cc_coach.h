@@ -1,0 +1,215 @@
+/*
+ * cc_coach.h: the homework coach (seed 001): its domain data, its session
+ * state, and its tools, each a function of one shape so that cc-coach(1)
+ * keeps them in one registry.
+ *
+ * The state is one JSON object per session (layout in cc-coach(1), STATE),
+ * kept by the caller with cc_coach_state_load/save under the state name
+ * "coach"; the emotion helper's state (name "emotion") is shown to the
+ * tools as the member "emotion" of the same object, so a tool reads and
+ * writes session state as the original's tools read ADK's session.state.
+ *
+ * jv ownership follows libjq: every function that takes a jv says whether
+ * it "borrows" it (the caller still owns it) or "consumes" it.
+ *
+ * Owns: the loaded data (cc_coach_data_release frees it).  Borrows: cc_texts
+ * to read text files, cc_session to keep state, cc_time for local dates.
+ */
+#ifndef CC_COACH_H
+#define CC_COACH_H
+
+#include <jv.h>
+#include <stddef.h>
+#include <time.h>
+
+#include "cc_json.h"
+#include "cc_texts.h"
+
+struct cc_session;
+struct cc_curriculum;
+
+/* The three hint levels of the seed: 0 means no hint given yet. */
+#define CC_COACH_MAX_HINT_LEVEL 3
+/*
+ * Work is continuous while the child is never idle this long; a longer
+ * pause starts a new stretch (the seed's "15 minutes of continuous use").
+ */
+#define CC_COACH_BREAK_SECONDS 600
+/* Today's recap keeps at most this many finished problems. */
+#define CC_COACH_MAX_SOLVED 500
+
+/* An achievement: unlocked once, when its metric first reaches threshold. */
+struct cc_coach_achievement {
+	char *id;		/* also the key of its title: achievement.ID */
+	int metric;		/* index into the metrics (cc_coach_progress.c) */
+	long long threshold;
+};
+
+/*
+ * The domain's data, read once: everything a tool says or looks up.  Other
+ * modules' tools add their data here when they are merged.
+ */
+struct cc_coach_data {
+	struct cc_texts *hints;		/* hints: SUBJECT[.TOPIC].LEVEL */
+	struct cc_texts *texts;		/* coach.texts: praise, titles, report */
+	struct cc_curriculum *curriculum;
+	struct cc_coach_achievement *achievements;
+	size_t nachievements;
+};
+
+/*
+ * Load the data in dir (the domain folder): hints, coach.texts, curriculum,
+ * achievements.  0, or -1 with a "path:line: why" message in err.
+ */
+int cc_coach_data_load(struct cc_coach_data *d, const char *dir, char *err,
+	size_t errlen);
+void cc_coach_data_release(struct cc_coach_data *d);
+
+/*
+ * A tool: args (borrows) are its JSON arguments, *state the session's state
+ * (read, and replaced by a new value when the tool changes it; never
+ * changed when the result is an error), now the clock (CC_NOW).  Returns
+ * the owned result object: the seed's keys, or {"error": "..."} alone.
+ */
+typedef jv cc_coach_tool_fn(const struct cc_coach_data *d, jv args, jv *state,
+	time_t now);
+
+/* manage_hint(session_id, action get_current|advance|reset, problem_id) */
+cc_coach_tool_fn cc_coach_manage_hint;
+/* check_curriculum(grade_level, subject, topic) */
+cc_coach_tool_fn cc_coach_check_curriculum;
+/* record_progress(user_id, session_id, problem_id, outcome, hints_used,
+   time_spent_seconds) */
+cc_coach_tool_fn cc_coach_record_progress;
+
+/* 1 if the result (borrows) is an error result. */
+int cc_coach_is_error(jv result);
+/* {"error": msg}: the tools' error result. */
+jv cc_coach_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- the session state ---- */
+
+/*
+ * The state of a session: the "coach" state with the "emotion" state as its
+ * member "emotion" (absent when there is none).  A session without state
+ * gives {}.  0, or -1 with err set (a store error or a stored text that is
+ * not a JSON object).  *state is owned.
+ */
+int cc_coach_state_load(struct cc_session *s, const char *session, jv *state,
+	char *err, size_t errlen);
+/*
+ * Store state (borrows), split again: "emotion" under its own name, the rest
+ * as "coach"; each part only when it differs from the same part of before
+ * (borrows; jv_null() stores both).  An "emotion" that is not an object is
+ * not stored.  0, or -1 with err set.
+ */
+int cc_coach_state_save(struct cc_session *s, const char *session, jv before,
+	jv state, time_t now, char *err, size_t errlen);
+
+/*
+ * The child did something at `now`: last_activity_at moves, and after a
+ * pause of CC_COACH_BREAK_SECONDS or more work_started_at starts again.
+ * These and the next two replace *state (anything but an object becomes
+ * one).
+ */
+void cc_coach_state_touch(jv *state, time_t now);
+/* Minutes of continuous work at `now` (0 after a break); borrows state. */
+long cc_coach_state_work_minutes(jv state, time_t now);
+/*
+ * Make problem (borrows; an object with "id" and any of subject, topic,
+ * expression, text) the current one.  A different id starts a new problem:
+ * hint level 0, no stumbles, started_at now.  The same id updates the
+ * fields it gives.  Returns 1 for a new problem, 0 for the same, -1 when
+ * problem has no usable id (nothing changed).
+ */
+int cc_coach_state_set_problem(jv *state, jv problem, time_t now);
+/* A wrong answer on the current problem; returns its stumbles (0: none). */
+int cc_coach_state_stumble(jv *state, time_t now);
+
+/* ---- helpers the tools share (cc_coach.c) ---- */
+
+/*
+ * Tool arguments.  Each reads the member key of args (borrows): 0 when it
+ * is absent or null, 1 with the value, -1 with *err set to an error result
+ * when it has the wrong type or is out of range.  A string must hold no
+ * NUL and at most maxlen bytes (*out lives as long as args); an id is such
+ * a string of at most 200 bytes or an integer, written into buf.
+ */
+int cc_coach_arg_str(jv args, const char *key, size_t maxlen, const char **out,
+	jv *err);
+int cc_coach_arg_id(jv args, const char *key, char *buf, size_t len, jv *err);
+int cc_coach_arg_num(jv args, const char *key, double lo, double hi,
+	double *out, jv *err);
+/* The language of the lang argument: "en" or "ja" (default); borrows args. */
+int cc_coach_arg_lang(jv args, const char **lang, jv *err);
+
+/*
+ * A number member as an integer, clamped to [lo, hi]; def when it is absent
+ * or no number.  Borrows obj.
+ */
+long long cc_coach_get_int(jv obj, const char *key, long long lo, long long hi,
+	long long def);
+/* A string member, or NULL (valid while obj lives unchanged); borrows obj. */
+const char *cc_coach_get_str(jv obj, const char *key);
+/* t as ISO 8601 UTC ("2025-01-15T01:00:00Z"); owned jv string. */
+jv cc_coach_time_jv(time_t t);
+/* An ISO 8601 member as a time, or 0; borrows obj. */
+time_t cc_coach_get_time(jv obj, const char *key);
+/*
+ * A text of coach.texts (or hints) with its {name}s filled in from vars
+ * (may be NULL), as an owned jv string; "" when the key has no text.
+ */
+jv cc_coach_text(const struct cc_texts *t, const char *key, const char *lang,
+	const struct cc_var *vars);
+
+/* ---- achievements (cc_coach_progress.c) ---- */
+
+/* Load the achievements file; 0, or -1 with "path:line: why" in err. */
+int cc_coach_achievements_load(const char *path,
+	struct cc_coach_achievement **out, size_t *n, char *err, size_t errlen);
+/* The value of an achievement's metric in state (borrows). */
+long long cc_coach_metric_value(int metric, jv state);
+
+/* ---- the curriculum (cc_coach_curriculum.c) ---- */
+
+/* Load the curriculum file; NULL with "path:line: why" in err. */
+struct cc_curriculum *cc_curriculum_load(const char *path, char *err,
+	size_t errlen);
+void cc_curriculum_free(struct cc_curriculum *c);
+/* 1 if (grade, subject, topic) is a key of the table (aliases included). */
+int cc_curriculum_has(const struct cc_curriculum *c, int grade,
+	const char *subject, const char *topic);
+/*
+ * The topic id that topic names in subject at any grade (itself, or the id
+ * of the entry it is an alias of), or NULL: hints are kept by topic id.
+ */
+const char *cc_curriculum_canonical(const struct cc_curriculum *c,
+	const char *subject, const char *topic);
+/*
+ * Visit every entry: fn(grade, subject, topic id, related topic ids
+ * (a NULL-terminated list), arg).  For the data checks of the tests.
+ */
+void cc_curriculum_each(const struct cc_curriculum *c,
+	void (*fn)(int grade, const char *subject, const char *topic,
+	    const char *const *related, void *arg), void *arg);
+
+/* ---- the parent report (cc_coach_report.c) ---- */
+
+enum cc_coach_format {
+	CC_COACH_TEXT,
+	CC_COACH_MARKDOWN,
+	CC_COACH_JSON,
+};
+/*
+ * Today's report of a session: the problems finished on the local date of
+ * `now` (in the zone set by cc_tz_use), by subject, with points, streak,
+ * achievements and a kind sentence, in lang ("ja" or "en").  Borrows state;
+ * returns the owned report object (the JSON format).
+ */
+jv cc_coach_report(const struct cc_coach_data *d, jv state, const char *session,
+	time_t now, const char *lang);
+/* Append the report (borrows) in a format; text is escaped for terminals. */
+void cc_coach_report_write(const struct cc_coach_data *d, jv report,
+	enum cc_coach_format format, struct cc_buf *out);
+
+#endif

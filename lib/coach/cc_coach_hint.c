@@ -1,0 +1,139 @@
+/*
+ * manage_hint: the seed's three hint levels, kept per problem rather than
+ * per session.  The original keeps one level for the whole session, so a
+ * child who needed three hints on one problem starts the next at level 3
+ * unless the model remembers to reset it; here a new problem (a different
+ * problem_id), and solving one (record_progress), start again at 0.
+ */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cc_json.h"
+#include "cc_texts.h"
+#include "cc_coach.h"
+
+/*
+ * The template of a level: the topic's text, else the subject's, else the
+ * general one (hints file).  Level 0 has none.
+ */
+static jv
+hint_template(const struct cc_coach_data *d, jv problem, int level,
+    const char *lang)
+{
+	const char *subject = cc_coach_get_str(problem, "subject");
+	const char *topic = cc_coach_get_str(problem, "topic");
+	char key[200];
+
+	if (level <= 0)
+		return jv_string("");
+	if (subject && topic && d->curriculum)
+		topic = cc_curriculum_canonical(d->curriculum, subject, topic);
+	if (subject && topic) {
+		snprintf(key, sizeof key, "%s.%s.%d", subject, topic, level);
+		if (cc_texts_get(d->hints, key, lang, NULL))
+			return cc_coach_text(d->hints, key, lang, NULL);
+	}
+	if (subject) {
+		snprintf(key, sizeof key, "%s.%d", subject, level);
+		if (cc_texts_get(d->hints, key, lang, NULL))
+			return cc_coach_text(d->hints, key, lang, NULL);
+	}
+	snprintf(key, sizeof key, "general.%d", level);
+	return cc_coach_text(d->hints, key, lang, NULL);
+}
+
+jv
+cc_coach_manage_hint(const struct cc_coach_data *d, jv args, jv *state, time_t now)
+{
+	static const char *const extra[] = { "subject", "topic", "expression", "text", NULL };
+	const char *action, *lang, *s;
+	char pid[256], sid[256];
+	jv err = jv_invalid(), st, problem, result;
+	long long level, total;
+	int rc, changed = 0;
+
+	if (jv_get_kind(args) != JV_KIND_OBJECT)
+		return cc_coach_error("the arguments must be a JSON object");
+	if ((rc = cc_coach_arg_str(args, "action", 64, &action, &err)) < 0 ||
+	    cc_coach_arg_id(args, "problem_id", pid, sizeof pid, &err) < 0 ||
+	    cc_coach_arg_id(args, "session_id", sid, sizeof sid, &err) < 0 ||
+	    cc_coach_arg_lang(args, &lang, &err) < 0)
+		return err;
+	for (int i = 0; extra[i]; i++)
+		if (cc_coach_arg_str(args, extra[i], i < 2 ? 64 : 1000, &s, &err) < 0)
+			return err;
+	if (rc == 0)
+		return cc_coach_error("missing argument: action");
+	if (strcmp(action, "get_current") != 0 && strcmp(action, "advance") != 0 &&
+	    strcmp(action, "reset") != 0)
+		return cc_coach_error("Unknown action: %s", action);
+
+	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
+	if (*pid) {
+		/* a problem_id other than the current one starts a new problem */
+		jv p = jv_object_set(jv_object(), jv_string("id"), jv_string(pid));
+		jv before = jv_copy(st);
+
+		for (int i = 0; extra[i]; i++) {
+			jv v = jv_object_get(jv_copy(args), jv_string(extra[i]));
+
+			if (jv_get_kind(v) == JV_KIND_STRING)
+				p = jv_object_set(p, jv_string(extra[i]), v);
+			else
+				jv_free(v);
+		}
+		cc_coach_state_set_problem(&st, p, now);
+		changed = !jv_equal(before, jv_copy(st));
+		jv_free(p);
+	}
+	/* a level set by hand out of range is read as the nearest level */
+	level = cc_coach_get_int(st, "hint_level", 0, CC_COACH_MAX_HINT_LEVEL, 0);
+	total = cc_coach_get_int(st, "hints_used_total", 0, 1000000000, 0);
+	if (strcmp(action, "advance") == 0 && level < CC_COACH_MAX_HINT_LEVEL) {
+		level++;
+		total++;
+		st = jv_object_set(st, jv_string("hint_level"), jv_number((double)level));
+		st = jv_object_set(st, jv_string("hints_used_total"), jv_number((double)total));
+		problem = jv_object_get(jv_copy(st), jv_string("problem"));
+		if (jv_get_kind(problem) == JV_KIND_OBJECT) {
+			long long n = cc_coach_get_int(problem, "hints_used", 0,
+			    1000000, 0) + 1;
+
+			problem = jv_object_set(problem, jv_string("hints_used"),
+			    jv_number((double)n));
+			st = jv_object_set(st, jv_string("problem"), problem);
+		} else {
+			jv_free(problem);
+		}
+		changed = 1;
+	} else if (strcmp(action, "reset") == 0) {
+		level = 0;
+		st = jv_object_set(st, jv_string("hint_level"), jv_number(0));
+		changed = 1;
+	}
+
+	problem = jv_object_get(jv_copy(st), jv_string("problem"));
+	result = jv_object();
+	result = jv_object_set(result, jv_string("current_level"), jv_number((double)level));
+	result = jv_object_set(result, jv_string("max_level"),
+	    jv_number(CC_COACH_MAX_HINT_LEVEL));
+	result = jv_object_set(result, jv_string("hint_template"),
+	    hint_template(d, problem, (int)level, lang));
+	result = jv_object_set(result, jv_string("can_advance"),
+	    jv_bool(level < CC_COACH_MAX_HINT_LEVEL));
+	result = jv_object_set(result, jv_string("hints_used_total"), jv_number((double)total));
+	s = cc_coach_get_str(problem, "id");
+	result = jv_object_set(result, jv_string("problem_id"), s ? jv_string(s) : jv_null());
+	jv_free(problem);
+
+	if (changed) {
+		cc_coach_state_touch(&st, now);
+		jv_free(*state);
+		*state = st;
+	} else {
+		jv_free(st);
+	}
+	return result;
+}

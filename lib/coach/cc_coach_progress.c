@@ -1,0 +1,422 @@
+/*
+ * record_progress: the seed's points (3 self_solved, 2 hint_solved, 1
+ * guided_solved; ours: 0 abandoned), a streak of problems solved by the
+ * child (self or with hints) that a guided or abandoned problem breaks,
+ * today's finished problems for the recap, and achievements whose
+ * thresholds are data.  In the original the streak counts every record
+ * and never resets, and achievement_unlocked is always null.
+ *
+ * Finishing a problem ends it: the hint level goes back to 0 and the
+ * current problem is cleared, so the next one starts fresh.
+ */
+#include "config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_texts.h"
+#include "cc_coach.h"
+
+static const struct {
+	const char *name;
+	int points;
+	int solved;		/* counts as solved by the child */
+	int keeps_streak;
+} outcomes[] = {
+	{ "self_solved", 3, 1, 1 },
+	{ "hint_solved", 2, 1, 1 },
+	{ "guided_solved", 1, 1, 0 },
+	{ "abandoned", 0, 0, 0 },
+};
+#define NOUTCOMES (sizeof outcomes / sizeof outcomes[0])
+
+/*
+ * What an achievement can count (the achievements file's METRIC): the
+ * counters of the state's "counts" object, or a top-level number.
+ */
+enum metric {
+	M_SOLVED,		/* self + hint + guided */
+	M_SELF,			/* counts.self_solved */
+	M_HINT,			/* counts.hint_solved */
+	M_GUIDED,		/* counts.guided_solved */
+	M_NO_HINT,		/* solved with no hint: counts.no_hint */
+	M_PERSEVERED,		/* solved by the child after 3+ stumbles */
+	M_MATH,			/* solved math problems: counts.math */
+	M_JAPANESE,		/* solved Japanese problems: counts.japanese */
+	M_POINTS,		/* total_points */
+	M_STREAK,		/* streak */
+	M_NMETRICS
+};
+static const char *const metric_names[M_NMETRICS] = {
+	"solved", "self_solved", "hint_solved", "guided_solved", "no_hint",
+	"persevered", "solved_math", "solved_japanese", "total_points", "streak",
+};
+/* A problem counts as persevered when solved after this many stumbles. */
+#define PERSEVERED_STUMBLES 3
+
+int
+cc_coach_achievements_load(const char *path, struct cc_coach_achievement **out,
+    size_t *n, char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL, *p, *id, *metric, *threshold, *end;
+	const char *why = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int lineno = 0;
+
+	*out = NULL;
+	*n = 0;
+	if (!f) {
+		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		return -1;
+	}
+	while (!why && (len = getline(&line, &cap, f)) >= 0) {
+		long long t;
+		int m;
+
+		lineno++;
+		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+			line[--len] = '\0';
+		p = line;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (!*p || *p == '#')
+			continue;
+		id = cc_word(&p);
+		metric = cc_word(&p);
+		threshold = cc_word(&p);
+		if (!*threshold || *cc_word(&p)) {
+			why = "expected 'ID METRIC THRESHOLD'";
+			break;
+		}
+		for (const char *c = id; *c; c++)
+			if (!islower((unsigned char)*c) && !isdigit((unsigned char)*c) && *c != '_')
+				why = "the id must be lower-case letters, digits and _";
+		for (m = 0; m < M_NMETRICS; m++)
+			if (strcmp(metric, metric_names[m]) == 0)
+				break;
+		if (m == M_NMETRICS)
+			why = "unknown metric (solved, self_solved, hint_solved, "
+			    "guided_solved, no_hint, persevered, solved_math, "
+			    "solved_japanese, total_points, streak)";
+		errno = 0;
+		t = strtoll(threshold, &end, 10);
+		if (*end || errno || t < 1 || t > 1000000000)
+			why = "the threshold must be a whole number from 1 to 1000000000";
+		for (size_t i = 0; !why && i < *n; i++)
+			if (strcmp((*out)[i].id, id) == 0)
+				why = "this id is already defined";
+		if (why)
+			break;
+		*out = cc_xrealloc(*out, (*n + 1) * sizeof **out);
+		(*out)[*n].id = cc_xstrdup(id);
+		(*out)[*n].metric = m;
+		(*out)[*n].threshold = t;
+		(*n)++;
+	}
+	free(line);
+	fclose(f);
+	if (why) {
+		snprintf(err, errlen, "%s:%d: %s", path, lineno, why);
+		for (size_t i = 0; i < *n; i++)
+			free((*out)[i].id);
+		free(*out);
+		*out = NULL;
+		*n = 0;
+		return -1;
+	}
+	return 0;
+}
+
+static long long
+count(jv state, const char *key)
+{
+	jv counts = jv_object_get(jv_copy(state), jv_string("counts"));
+	long long n = cc_coach_get_int(counts, key, 0, 1000000000, 0);
+
+	jv_free(counts);
+	return n;
+}
+
+long long
+cc_coach_metric_value(int metric, jv state)
+{
+	if (jv_get_kind(state) != JV_KIND_OBJECT)
+		return 0;
+	switch (metric) {
+	case M_SOLVED:
+		return count(state, "self_solved") + count(state, "hint_solved") +
+		    count(state, "guided_solved");
+	case M_SELF:
+		return count(state, "self_solved");
+	case M_HINT:
+		return count(state, "hint_solved");
+	case M_GUIDED:
+		return count(state, "guided_solved");
+	case M_NO_HINT:
+		return count(state, "no_hint");
+	case M_PERSEVERED:
+		return count(state, "persevered");
+	case M_MATH:
+		return count(state, "math");
+	case M_JAPANESE:
+		return count(state, "japanese");
+	case M_POINTS:
+		return cc_coach_get_int(state, "total_points", 0, 1000000000000000LL, 0);
+	case M_STREAK:
+		return cc_coach_get_int(state, "streak", 0, 1000000000, 0);
+	}
+	return 0;
+}
+
+static jv
+bump(jv counts, const char *key)
+{
+	long long n = cc_coach_get_int(counts, key, 0, 1000000000, 0);
+
+	if (n < 1000000000)
+		n++;
+	return jv_object_set(counts, jv_string(key), jv_number((double)n));
+}
+
+/* 1 if the achievement id is among the state's unlocked ones. */
+static int
+unlocked(jv list, const char *id)
+{
+	int found = 0;
+
+	if (jv_get_kind(list) != JV_KIND_ARRAY)
+		return 0;
+	jv_array_foreach(list, i, a) {
+		const char *s = jv_get_kind(a) == JV_KIND_STRING ? jv_string_value(a) :
+		    cc_coach_get_str(a, "id");
+
+		if (s && strcmp(s, id) == 0)
+			found = 1;
+		jv_free(a);
+	}
+	return found;
+}
+
+/* Unlock what the state now reaches; the new ones as [{id, title}]. */
+static jv
+unlock(const struct cc_coach_data *d, jv *state, time_t now, const char *lang)
+{
+	jv list = jv_object_get(jv_copy(*state), jv_string("achievements")), news = jv_array();
+	char key[160];
+
+	if (jv_get_kind(list) != JV_KIND_ARRAY) {
+		jv_free(list);
+		list = jv_array();
+	}
+	for (size_t i = 0; i < d->nachievements; i++) {
+		const struct cc_coach_achievement *a = &d->achievements[i];
+
+		if (unlocked(list, a->id) ||
+		    cc_coach_metric_value(a->metric, *state) < a->threshold)
+			continue;
+		list = jv_array_append(list, jv_object_set(jv_object_set(jv_object(),
+		    jv_string("id"), jv_string(a->id)), jv_string("at"), cc_coach_time_jv(now)));
+		snprintf(key, sizeof key, "achievement.%s", a->id);
+		news = jv_array_append(news, jv_object_set(jv_object_set(jv_object(),
+		    jv_string("id"), jv_string(a->id)), jv_string("title"),
+		    cc_coach_text(d->texts, key, lang, NULL)));
+	}
+	*state = jv_object_set(*state, jv_string("achievements"), list);
+	return news;
+}
+
+/* The encouragement: the outcome's praise, the streak, a new title. */
+static jv
+encouragement(const struct cc_coach_data *d, const char *outcome, long long streak,
+    jv news, const char *lang)
+{
+	char key[64], n[24];
+	jv msg;
+
+	snprintf(key, sizeof key, "praise.%s", outcome);
+	msg = cc_coach_text(d->texts, key, lang, NULL);
+	if (streak >= 3) {
+		struct cc_var v[] = { { "message", jv_string_value(msg), 0 },
+			{ "streak", n, 0 }, { NULL, NULL, 0 } };
+		jv with;
+
+		snprintf(n, sizeof n, "%lld", streak);
+		with = cc_coach_text(d->texts, "praise.with_streak", lang, v);
+		jv_free(msg);
+		msg = with;
+	}
+	if (jv_array_length(jv_copy(news)) > 0) {
+		jv title = jv_object_get(jv_array_get(jv_copy(news), 0), jv_string("title"));
+		struct cc_var v[] = { { "message", jv_string_value(msg), 0 },
+			{ "title", jv_string_value(title), 0 }, { NULL, NULL, 0 } };
+		jv with = cc_coach_text(d->texts, "praise.with_achievement", lang, v);
+
+		jv_free(msg);
+		jv_free(title);
+		msg = with;
+	}
+	return msg;
+}
+
+/* Copy the string member key of from (if any) into to; borrows from. */
+static jv
+copy_str(jv to, jv from, const char *key)
+{
+	const char *s = cc_coach_get_str(from, key);
+
+	return s ? jv_object_set(to, jv_string(key), jv_string(s)) : to;
+}
+
+jv
+cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
+    time_t now)
+{
+	static const char *const extra[] = { "subject", "topic", "expression", "text", NULL };
+	const char *outcome, *lang, *s;
+	char pid[256], ignored[256];
+	double hints_arg = 0, secs_arg = 0;
+	int has_hints, has_secs, rc, o;
+	jv err = jv_invalid(), st, problem, counts, entry, solved, news, result;
+	long long points, total, streak, best, hints, stumbles;
+
+	if (jv_get_kind(args) != JV_KIND_OBJECT)
+		return cc_coach_error("the arguments must be a JSON object");
+	if (cc_coach_arg_id(args, "user_id", ignored, sizeof ignored, &err) < 0 ||
+	    cc_coach_arg_id(args, "session_id", ignored, sizeof ignored, &err) < 0 ||
+	    cc_coach_arg_id(args, "problem_id", pid, sizeof pid, &err) < 0 ||
+	    (has_hints = cc_coach_arg_num(args, "hints_used", 0, 1000000, &hints_arg, &err)) < 0 ||
+	    (has_secs = cc_coach_arg_num(args, "time_spent_seconds", 0, 1e8, &secs_arg, &err)) < 0 ||
+	    cc_coach_arg_lang(args, &lang, &err) < 0)
+		return err;
+	for (int i = 0; extra[i]; i++)
+		if (cc_coach_arg_str(args, extra[i], i < 2 ? 64 : 1000, &s, &err) < 0)
+			return err;
+	rc = cc_coach_arg_str(args, "outcome", 64, &outcome, &err);
+	if (rc < 0) {
+		/* the original's message, whatever the type */
+		struct cc_buf b = {0};
+		jv v = jv_object_get(jv_copy(args), jv_string("outcome"));
+
+		jv_free(err);
+		cc_json_put(&b, v);
+		jv_free(v);
+		err = cc_coach_error("Unknown outcome: %.200s", b.data);
+		cc_buf_release(&b);
+		return err;
+	}
+	if (rc == 0)
+		return cc_coach_error("missing argument: outcome");
+	for (o = 0; o < (int)NOUTCOMES; o++)
+		if (strcmp(outcome, outcomes[o].name) == 0)
+			break;
+	if (o == (int)NOUTCOMES)
+		return cc_coach_error("Unknown outcome: %.200s", outcome);
+
+	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
+	/* the problem: the current one, unless the arguments name another */
+	problem = jv_object_get(jv_copy(st), jv_string("problem"));
+	s = cc_coach_get_str(problem, "id");
+	if (jv_get_kind(problem) != JV_KIND_OBJECT || (*pid && (!s || strcmp(s, pid) != 0))) {
+		jv_free(problem);
+		problem = *pid ? jv_object_set(jv_object(), jv_string("id"), jv_string(pid)) :
+		    jv_object();
+	}
+	for (int i = 0; extra[i]; i++)
+		problem = copy_str(problem, args, extra[i]);
+
+	points = outcomes[o].points;
+	total = cc_coach_get_int(st, "total_points", 0, 1000000000000000LL, 0) + points;
+	streak = outcomes[o].keeps_streak ?
+	    cc_coach_get_int(st, "streak", 0, 1000000000, 0) + 1 : 0;
+	best = cc_coach_get_int(st, "best_streak", 0, 1000000000, 0);
+	if (streak > best)
+		best = streak;
+	hints = has_hints ? (long long)hints_arg :
+	    cc_coach_get_int(problem, "hints_used", 0, 1000000, 0);
+	stumbles = cc_coach_get_int(problem, "stumbles", 0, 1000000, 0);
+	if (!has_secs) {
+		time_t started = cc_coach_get_time(problem, "started_at");
+
+		has_secs = started && now >= started;
+		secs_arg = has_secs ? (double)(now - started) : 0;
+	}
+
+	counts = jv_object_get(jv_copy(st), jv_string("counts"));
+	if (jv_get_kind(counts) != JV_KIND_OBJECT) {
+		jv_free(counts);
+		counts = jv_object();
+	}
+	counts = bump(counts, outcome);
+	if (outcomes[o].solved) {
+		s = cc_coach_get_str(problem, "subject");
+		if (hints == 0)
+			counts = bump(counts, "no_hint");
+		if (outcomes[o].keeps_streak && stumbles >= PERSEVERED_STUMBLES)
+			counts = bump(counts, "persevered");
+		if (s && (strcmp(s, "math") == 0 || strcmp(s, "japanese") == 0))
+			counts = bump(counts, s);
+	}
+
+	/* today's recap: what was finished, how, when */
+	entry = jv_object();
+	s = cc_coach_get_str(problem, "id");
+	entry = jv_object_set(entry, jv_string("problem_id"), s ? jv_string(s) : jv_null());
+	for (int i = 0; extra[i]; i++)
+		entry = copy_str(entry, problem, extra[i]);
+	entry = jv_object_set(entry, jv_string("outcome"), jv_string(outcome));
+	entry = jv_object_set(entry, jv_string("points"), jv_number((double)points));
+	entry = jv_object_set(entry, jv_string("hints_used"), jv_number((double)hints));
+	entry = jv_object_set(entry, jv_string("stumbles"), jv_number((double)stumbles));
+	entry = jv_object_set(entry, jv_string("time_spent_seconds"),
+	    has_secs ? jv_number((double)(long long)secs_arg) : jv_null());
+	entry = jv_object_set(entry, jv_string("at"), cc_coach_time_jv(now));
+	solved = jv_object_get(jv_copy(st), jv_string("solved"));
+	if (jv_get_kind(solved) != JV_KIND_ARRAY) {
+		jv_free(solved);
+		solved = jv_array();
+	}
+	solved = jv_array_append(solved, entry);
+	if (jv_array_length(jv_copy(solved)) > CC_COACH_MAX_SOLVED) {
+		int n = jv_array_length(jv_copy(solved));
+
+		solved = jv_array_slice(solved, n - CC_COACH_MAX_SOLVED, n);
+	}
+
+	st = jv_object_set(st, jv_string("total_points"), jv_number((double)total));
+	st = jv_object_set(st, jv_string("streak"), jv_number((double)streak));
+	st = jv_object_set(st, jv_string("best_streak"), jv_number((double)best));
+	st = jv_object_set(st, jv_string("counts"), counts);
+	st = jv_object_set(st, jv_string("solved"), solved);
+	/* the problem is over: the next one starts without hints */
+	st = jv_object_set(st, jv_string("hint_level"), jv_number(0));
+	st = jv_object_delete(st, jv_string("problem"));
+	cc_coach_state_touch(&st, now);
+	news = unlock(d, &st, now, lang);
+	jv_free(problem);
+
+	result = jv_object();
+	result = jv_object_set(result, jv_string("points_earned"), jv_number((double)points));
+	result = jv_object_set(result, jv_string("total_points"), jv_number((double)total));
+	result = jv_object_set(result, jv_string("streak"), jv_number((double)streak));
+	if (jv_array_length(jv_copy(news)) > 0) {
+		jv first = jv_array_get(jv_copy(news), 0);
+
+		result = jv_object_set(result, jv_string("achievement_unlocked"),
+		    jv_object_get(first, jv_string("title")));
+	} else {
+		result = jv_object_set(result, jv_string("achievement_unlocked"), jv_null());
+	}
+	result = jv_object_set(result, jv_string("encouragement_message"),
+	    encouragement(d, outcome, streak, news, lang));
+	result = jv_object_set(result, jv_string("achievements_new"), news);
+	jv_free(*state);
+	*state = st;
+	return result;
+}
