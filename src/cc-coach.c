@@ -26,7 +26,7 @@ static const char usage_text[] =
 	"      --set JSON        state: replace the session's state\n"
 	"  -f, --format FORMAT   report: text (default), markdown or json\n"
 	"  -l, --lang LANG       report: ja (default) or en\n"
-	"  -d, --domain NAME     the data folder (default homework-coach, or CC_DOMAIN)\n"
+	"  -D, --domain D        the domain (default $CC_DOMAIN, else homework-coach)\n"
 	"  -u, --unbuffered      flush after every record\n"
 	"  -h, --help            show this help\n"
 	"  -V, --version         show the version\n";
@@ -60,7 +60,7 @@ static const struct coach_tool {
 #define NTOOLS (sizeof tools / sizeof tools[0])
 
 struct opts {
-	const char *session, *set, *format, *lang, *domain;
+	const char *session, *set, *format, *lang;
 	int unbuffered;
 };
 
@@ -301,15 +301,6 @@ cmd_report(const struct cc_config *cfg, const struct opts *o)
 }
 
 /* A domain names a folder under the data directory: nothing that leaves it. */
-static int
-valid_domain(const char *d)
-{
-	if (!*d || *d == '.')
-		return 0;
-	return strspn(d, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
-	    "0123456789-_.") == strlen(d);
-}
-
 int
 main(int argc, char **argv)
 {
@@ -319,7 +310,6 @@ main(int argc, char **argv)
 		{"set", required_argument, NULL, 'S'},
 		{"format", required_argument, NULL, 'f'},
 		{"lang", required_argument, NULL, 'l'},
-		{"domain", required_argument, NULL, 'd'},
 		{NULL, 0, NULL, 0},
 	};
 	struct opts o = {0};
@@ -329,7 +319,10 @@ main(int argc, char **argv)
 
 	cc_set_progname(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, CC_COMMON_SHORTOPTS "s:f:l:d:", longopts,
+	/* the coach's own program serves its domain unless told otherwise */
+	if (!env_domain || !*env_domain)
+		setenv("CC_DOMAIN", "homework-coach", 1);
+	while ((c = getopt_long(argc, argv, CC_COMMON_SHORTOPTS "s:f:l:", longopts,
 	    NULL)) != -1) {
 		if (cc_option_common(c, argv, usage_text, &o.unbuffered))
 			continue;
@@ -338,7 +331,6 @@ main(int argc, char **argv)
 		case 'S': o.set = optarg; break;
 		case 'f': o.format = optarg; break;
 		case 'l': o.lang = optarg; break;
-		case 'd': o.domain = optarg; break;
 		}
 	}
 	if (optind >= argc)
@@ -348,18 +340,10 @@ main(int argc, char **argv)
 	if (o.session && (!*o.session || strlen(o.session) > 200 ||
 	    !cc_utf8_valid(o.session, strlen(o.session))))
 		usage_error("invalid session id '%s': 1 to 200 bytes of UTF-8", o.session);
-	if (o.domain && !valid_domain(o.domain))
-		usage_error("invalid domain '%s': use letters, digits, '-', '_' and '.'",
-		    o.domain);
 	if (o.set && strcmp(cmd, "state") != 0)
 		usage_error("%s", "--set is an option of the state command");
 
 	cc_config_load(&cfg);
-	/* the coach's data, unless CC_DOMAIN or --domain names another folder */
-	if (o.domain)
-		cfg.domain = o.domain;
-	else if (!env_domain || !*env_domain)
-		cfg.domain = "homework-coach";
 	if (cc_tz_use(cfg.tz) < 0)
 		cc_die(CC_EXIT_USAGE, "unknown time zone CC_TZ='%s'", cfg.tz);
 
