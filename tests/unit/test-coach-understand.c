@@ -132,15 +132,17 @@ dump(jv v)
 	return r;
 }
 
-/* Every member of `expect` (dotted path -> value) holds in `got`. */
+/* Every member of `expect` (dotted path -> value; consumed) holds in `got`. */
 static int
 expect_all(jv expect, jv got, const char *id, const char *what)
 {
 	int good = 1;
 
-	if (jv_get_kind(expect) != JV_KIND_OBJECT)
+	if (jv_get_kind(expect) != JV_KIND_OBJECT) {
+		jv_free(expect);
 		return 1;
-	jv_object_foreach(jv_copy(expect), k, want) {
+	}
+	jv_object_foreach(expect, k, want) {
 		jv have = at(got, jv_string_value(k));
 
 		if (!same(have, want)) {
@@ -155,10 +157,11 @@ expect_all(jv expect, jv got, const char *id, const char *what)
 		jv_free(k);
 		jv_free(want);
 	}
+	jv_free(expect);
 	return good;
 }
 
-/* The checks of the peer's vectors: present, absent, ge, min_len, equals. */
+/* The checks of the peer's vectors (consumed): present, absent, ge, min_len, equals. */
 static int
 checks_all(jv checks, jv got, const char *id)
 {
@@ -198,6 +201,7 @@ checks_all(jv checks, jv got, const char *id)
 		jv_free(value);
 		jv_free(have);
 	}
+	jv_free(checks);
 	return good;
 }
 
@@ -670,10 +674,11 @@ test_emotion_turns(void)
 		"\"fatigue\":0.1,\"excitement\":0.5}"), .inputs = in, .now = NOW };
 	struct cc_buf b = {0};
 	struct cc_jw w;
+	int rc;
 
 	cc_jw_init(&w, &b);
-	ok(cc_emotion_turn(e, &t, &w, err, sizeof err) == 0 &&
-	    strstr(b.data, "\"support_level\":\"minimal\"") &&
+	rc = cc_emotion_turn(e, &t, &w, err, sizeof err);
+	ok(rc == 0 && b.data && strstr(b.data, "\"support_level\":\"minimal\"") &&
 	    strstr(b.data, "\"primary_emotion\":\"confident\"") &&
 	    strstr(b.data, "\"source\":\"caller\""),
 	    "the caller's scores win over the words, primary derived (%s)", b.data);
@@ -682,7 +687,8 @@ test_emotion_turns(void)
 	    "\"fatigue\":0.1,\"excitement\":0.5,\"primary_emotion\":\"Happy\"}");
 	b.len = 0;
 	cc_jw_init(&w, &b);
-	ok(cc_emotion_turn(e, &t, &w, err, sizeof err) < 0 && strstr(err, "Invalid primary_emotion: Happy"),
+	rc = cc_emotion_turn(e, &t, &w, err, sizeof err);
+	ok(rc < 0 && strstr(err, "Invalid primary_emotion: Happy"),
 	    "a bad primary_emotion from the caller is refused (%s)", err);
 	jv_free(t.given);
 	cc_buf_release(&b);
