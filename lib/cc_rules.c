@@ -1,7 +1,7 @@
 /*
  * Decision rules as data: cues (named PCRE2 patterns over folded text) and
  * slots (ordered decision lists over cues, other slots and the slots of
- * earlier turns).  The engine knows nothing of any venue; a domain's
+ * earlier turns); input slots take a value the caller read from the record.  The engine knows nothing of any venue; a domain's
  * routing.rules file says everything.  The format is in cc-rules(5).
  *
  * Loading compiles every pattern once (UTF, caseless); a broken file is
@@ -60,6 +60,7 @@ struct slot {
 	char *name;
 	struct rule *rules;
 	size_t nrules;
+	int input;		/* set from the record (input SLOT PATH), no rules */
 	const char *value;	/* this evaluation */
 	int fired;		/* index of the rule that set it, or -1 */
 };
@@ -97,6 +98,12 @@ struct cc_rules {
 	size_t nskip;
 	char **neutral_cues;	/* language cues that take the session's */
 	size_t nneutral;
+	struct input {
+		int slot;
+		char *path;	/* dotted path of the record member */
+	} *inputs;
+	size_t ninputs;
+	char *input_copy[MAX_SLOTS];	/* input values the rules never name */
 	struct node *nodes;
 	size_t nnodes, capnodes;
 	char **interned;	/* every value the file names, once */
@@ -523,6 +530,23 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 			return load_error(r, lineno, "more than %d slots", MAX_SLOTS);
 		*cur = &r->slots[r->nslots++];
 		(*cur)->name = cc_xstrdup(name);
+	} else if (strcmp(kw, "input") == 0) {
+		/* a slot the caller sets from the record: input SLOT PATH */
+		char *name = cc_word(&rest), *path = cc_word(&rest);
+
+		if (!*name || !*path || *trim(rest))
+			return load_error(r, lineno, "expected 'input SLOT PATH'");
+		if (find_slot(r, name) >= 0)
+			return load_error(r, lineno, "slot needs a new name");
+		if (*path == '.' || path[strlen(path) - 1] == '.' || strstr(path, ".."))
+			return load_error(r, lineno, "bad path '%s': names joined by '.'", path);
+		if (r->nslots == MAX_SLOTS)
+			return load_error(r, lineno, "more than %d slots", MAX_SLOTS);
+		r->slots[r->nslots].name = cc_xstrdup(name);
+		r->slots[r->nslots].input = 1;
+		r->inputs = cc_xrealloc(r->inputs, (r->ninputs + 1) * sizeof *r->inputs);
+		r->inputs[r->ninputs].slot = (int)r->nslots++;
+		r->inputs[r->ninputs++].path = cc_xstrdup(path);
 	} else {
 		return load_error(r, lineno, "unknown directive '%s'", kw);
 	}
@@ -637,6 +661,11 @@ cc_rules_free(struct cc_rules *r)
 		free(r->skip_agents[i]);
 	for (size_t i = 0; i < r->nneutral; i++)
 		free(r->neutral_cues[i]);
+	for (size_t i = 0; i < r->ninputs; i++)
+		free(r->inputs[i].path);
+	free(r->inputs);
+	for (size_t i = 0; i < MAX_SLOTS; i++)
+		free(r->input_copy[i]);
 	free(r->fixes);
 	free(r->vocab);
 	free(r->vocab_len);
@@ -944,9 +973,25 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 		r->scope_values[SCOPE_LAST][s] = ctx ? ctx->last[s] : NULL;
 		r->scope_values[SCOPE_PREV][s] = ctx ? ctx->prev[s] : NULL;
 	}
+	/* inputs first, so a condition may test one declared further down */
+	for (size_t i = 0; i < r->ninputs; i++) {
+		int s = r->inputs[i].slot;
+		const char *v = ctx ? ctx->input[s] : NULL;
+		const char *iv = cc_rules_intern(r, v);
+
+		if (v && !iv) {	/* a value no rule names: equal to none, but set */
+			free(r->input_copy[s]);
+			iv = r->input_copy[s] = cc_xstrdup(v);
+		}
+		r->slots[s].value = iv;
+		r->slots[s].fired = -1;
+		r->scope_values[SCOPE_THIS][s] = iv;
+	}
 	for (size_t s = 0; s < r->nslots; s++) {
 		struct slot *sl = &r->slots[s];
 
+		if (sl->input)
+			continue;
 		sl->value = NULL;
 		sl->fired = -1;
 		for (size_t k = 0; k < sl->nrules; k++) {
@@ -970,6 +1015,24 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 		}
 		r->scope_values[SCOPE_THIS][s] = sl->value;
 	}
+}
+
+size_t
+cc_rules_ninputs(const struct cc_rules *r)
+{
+	return r->ninputs;
+}
+
+int
+cc_rules_input_slot(const struct cc_rules *r, size_t i)
+{
+	return i < r->ninputs ? r->inputs[i].slot : -1;
+}
+
+const char *
+cc_rules_input_path(const struct cc_rules *r, size_t i)
+{
+	return i < r->ninputs ? r->inputs[i].path : NULL;
 }
 
 int

@@ -1,7 +1,7 @@
 /*
  * cc_rules.h: decision rules as data (cc-rules(5)): cues (PCRE2 patterns),
- * slots decided by ordered conditions, typo fixes, and what earlier turns
- * of a session said.
+ * slots decided by ordered conditions, typo fixes, what earlier turns of a
+ * session said, and input slots set from members of the record.
  *
  * Owns: the compiled rules, their match data and the values of the last
  * evaluation.  Borrows: cc_text (folding), cc_litindex, cc_lang (cues that
@@ -26,6 +26,11 @@ struct cc_rules_context {
 	int has_last;				/* the session has an earlier turn */
 	const char *last[CC_RULES_MAX_SLOTS];	/* the turn just before */
 	const char *prev[CC_RULES_MAX_SLOTS];	/* the last turn that gives context */
+	/*
+	 * This turn's input slots (cc_rules_input_slot), read by the caller
+	 * from the record; NULL leaves one unset.  Copied by the evaluation.
+	 */
+	const char *input[CC_RULES_MAX_SLOTS];
 };
 
 /* Load and compile a rules file; NULL with a "path:line: why" message. */
@@ -54,6 +59,13 @@ void cc_rules_each_value(const struct cc_rules *r, const char *slot,
 int cc_rules_skips_agent(const struct cc_rules *r, const char *agent);
 /* 1 if this language cue means "take the session's language". */
 int cc_rules_language_neutral(const struct cc_rules *r, const char *cue);
+/*
+ * The input directives ("input SLOT PATH"), in file order: the slot each
+ * one sets, and the dotted path of the record member it is set from.
+ */
+size_t cc_rules_ninputs(const struct cc_rules *r);
+int cc_rules_input_slot(const struct cc_rules *r, size_t i);	/* -1 if none */
+const char *cc_rules_input_path(const struct cc_rules *r, size_t i);
 /*
  * Whether a slot value was copied from an earlier turn in the last
  * evaluation: 0 no, 1 from the turn just before, 2 from the last turn

@@ -135,6 +135,53 @@ test_rules(void)
 	cc_rules_free(r);
 }
 
+/* input SLOT PATH: slots the caller sets from the record before the rules run */
+static void
+test_inputs(void)
+{
+	static const char text[] =
+		"cue math たす|\\bplus\\b\n"
+		"slot agent\n"
+		"  encouragement when support=intensive\n"
+		"  math when math\n"
+		"  listener when support?\n"
+		"  none otherwise\n"
+		"slot shown\n"
+		"  =support otherwise\n"
+		"input support emotion.support_level\n"
+		"input minutes coach.working_minutes\n";
+	char err[512];
+	struct cc_rules *r = load(text, err, sizeof err);
+	struct cc_rules_context ctx = {0};
+	int support;
+
+	if (!ok(r != NULL, "rules with inputs load (%s)", r ? "ok" : err))
+		return;
+	is_int(cc_rules_ninputs(r), 2, "two inputs");
+	is_str(cc_rules_input_path(r, 0), "emotion.support_level", "the first input's path");
+	support = cc_rules_input_slot(r, 0);
+	is_int(support, cc_rules_slot(r, "support"), "an input is a slot");
+	is_str(cc_rules_input_path(r, 2), NULL, "no third input");
+
+	ctx.input[support] = "intensive";
+	cc_rules_eval(r, "3たす5", strlen("3たす5"), &ctx);
+	is_str(cc_rules_get(r, "agent"), "encouragement", "a condition tests an input declared later");
+	is_str(cc_rules_get(r, "support"), "intensive", "the input's value is the slot's");
+	ctx.input[support] = "moderate";
+	cc_rules_eval(r, "hello", 5, &ctx);
+	is_str(cc_rules_get(r, "agent"), "listener", "a value no rule names is still set");
+	is_str(cc_rules_get(r, "shown"), "moderate", "and can be copied");
+	cc_rules_eval(r, "3 plus 5", 8, &ctx);
+	is_str(cc_rules_get(r, "agent"), "math", "but equals nothing the rules name");
+	ctx.input[support] = NULL;
+	cc_rules_eval(r, "hello", 5, &ctx);
+	is_str(cc_rules_get(r, "agent"), "none", "an input not given is unset");
+	ok(cc_rules_get(r, "shown") == NULL, "and copies nothing");
+	cc_rules_eval(r, "hello", 5, NULL);
+	ok(cc_rules_get(r, "support") == NULL, "no context: no inputs");
+	cc_rules_free(r);
+}
+
 static void
 bad_rules(const char *text, const char *want, const char *what)
 {
@@ -160,6 +207,13 @@ test_bad_rules(void)
 	bad_rules("fix abc\n", ":1: expected 'fix PATTERN => REPLACEMENT'", "a fix without =>");
 	bad_rules("cue a x\n", "no 'agent' slot", "no agent slot");
 	bad_rules("slot agent\nslot agent\n", ":2: slot needs a new name", "a slot twice");
+	bad_rules("input support\n", ":1: expected 'input SLOT PATH'", "an input without a path");
+	bad_rules("input a b c\n", ":1: expected 'input SLOT PATH'", "an input with more words");
+	bad_rules("slot agent\ninput agent emotion.x\n", ":2: slot needs a new name",
+	    "an input named like a slot");
+	bad_rules("input s emotion..x\n", ":1: bad path 'emotion..x'", "an empty path segment");
+	bad_rules("input s x\n  a otherwise\n", ":2: indented rule outside a slot",
+	    "an input has no rules");
 }
 
 /*
@@ -216,6 +270,7 @@ main(void)
 {
 	test_literals();
 	test_rules();
+	test_inputs();
 	test_bad_rules();
 	test_jit_same();
 	return tap_done();
