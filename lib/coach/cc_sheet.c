@@ -528,7 +528,7 @@ parse_term(struct parse *p, int depth)
 	case T_BLANK:
 		p->i++;
 		p->blanks++;
-		emit(p, NULL, "\xe2\x96\xa1");	/* □ */
+		emit(p, NULL, "□");	/* □ */
 		return 0;
 	case T_OPEN:
 		if (depth > 8)
@@ -549,7 +549,7 @@ parse_term(struct parse *p, int depth)
 static int
 parse_expr(struct parse *p, int depth)
 {
-	static const char *const shown[] = { "+", "\xe2\x88\x92", "\xc3\x97", "\xc3\xb7" };
+	static const char *const shown[] = { "+", "−", "×", "÷" };
 
 	if (parse_term(p, depth) < 0)
 		return -1;
@@ -614,7 +614,7 @@ cc_sheet_arith(const char *s, size_t n, char **expression, char **display,
 					/* a printed result: the box is on the left */
 					emit(&p, NULL, t[p.i].num);
 				} else {
-					emit(&p, NULL, "\xe2\x96\xa1");
+					emit(&p, NULL, "□");
 				}
 				p.i++;
 			}
@@ -847,13 +847,13 @@ clean_text(const int32_t *c, size_t n)
 static int
 ends_as_task(const char *t)
 {
-	static const char *const ends[] = { "?", "\xe3\x81\x8b", "\xe3\x81\x8b\xe3\x80\x82",
-		"\xe3\x81\xbe\xe3\x81\x97\xe3\x82\x87\xe3\x81\x86",	/* ましょう */
-		"\xe3\x81\xbe\xe3\x81\x97\xe3\x82\x87\xe3\x81\x86\xe3\x80\x82",
-		"\xe3\x81\xaa\xe3\x81\x95\xe3\x81\x84",			/* なさい */
-		"\xe3\x81\xaa\xe3\x81\x95\xe3\x81\x84\xe3\x80\x82",
-		"\xe3\x81\x8f\xe3\x81\xa0\xe3\x81\x95\xe3\x81\x84",	/* ください */
-		"\xe3\x81\x8f\xe3\x81\xa0\xe3\x81\x95\xe3\x81\x84\xe3\x80\x82" };
+	static const char *const ends[] = { "?", "か", "か。",
+		"ましょう",
+		"ましょう。",
+		"なさい",
+		"なさい。",
+		"ください",
+		"ください。" };
 	size_t n = strlen(t);
 
 	for (size_t i = 0; i < sizeof ends / sizeof *ends; i++) {
@@ -951,13 +951,13 @@ cc_sheet_line(const struct cc_sheet *sh, const char *s, size_t n,
 	if (ok && !strcmp(p->type, "word_problem")) {
 		/* by the size of its numbers, and division cues */
 		static const char *const divide[] = {
-			"\xe3\x82\x8f\xe3\x81\x91",		/* わけ */
-			"\xe5\x88\x86\xe3\x81\x91",		/* 分け */
-			"\xe3\x81\x82\xe3\x81\xbe\xe3\x82\x8a",	/* あまり */
-			"\xe4\xba\xba\xe5\x88\x86" };		/* 人分 */
+			"わけ",
+			"分け",
+			"あまり",
+			"人分" };
 		int g = biggest <= 20 ? 1 : biggest < 1000 ? 2 : 3;
 
-		if (strstr(f, "\xe3\x81\x9a\xe3\x81\xa4") && g < 2)	/* ずつ */
+		if (strstr(f, "ずつ") && g < 2)
 			g = 2;
 		for (size_t i = 0; i < sizeof divide / sizeof *divide; i++)
 			if (strstr(f, divide[i]))

@@ -11,8 +11,8 @@
  *   - An arithmetic line ("23 + 45 =", "８×７＝", "(3) 12 ÷ 4 = □") gives
  *     type "arithmetic" and an expression in ASCII syntax ("23+45", "8*7",
  *     "12/4"), the syntax calculate_and_verify reads.  Full-width forms,
- *     U+2212, and the OCR confusions of a printed sheet are read: x/X/*
- *     for ×, / for ÷, dashes, 一 and ー for − between numbers, 十 for +,
+ *     U+2212, and the OCR confusions of a printed sheet are read: x, X
+ *     and * for ×, / for ÷, dashes, 一 and ー for − between numbers, 十 for +,
  *     二/ニ or a dash at the end for =, and l I | for 1, O o for 0 inside a
  *     number or alone where a number must stand (with a digit beside them
  *     also S→5 Z→2 B→8 g q→9 b→6).  A line that needed a letter read as a
