@@ -209,17 +209,42 @@ classify(const struct region *r, const struct glyph *g, const struct comp *c,
 		return 0;
 	{
 		const struct comp *k = &c[g->first];
-		/* the middle of the top and bottom edges; the four corners */
-		double top_mid = density(r, k, 0.4, 0, 0.6, 0.2);
-		double bot_mid = density(r, k, 0.4, 0.8, 0.6, 1);
-		double left_mid = density(r, k, 0, 0.4, 0.2, 0.6);
 		double corners = (density(r, k, 0, 0, 0.2, 0.2) +
 		    density(r, k, 0.8, 0, 1, 0.2) + density(r, k, 0, 0.8, 0.2, 1) +
 		    density(r, k, 0.8, 0.8, 1, 1)) / 4;
+		double row = 0, col = 0;
+		int rows_at = 0, col_at = 0;
 
-		if (top_mid > 0.4 && bot_mid > 0.4 && left_mid > 0.4 && corners < 0.05)
+		/*
+		 * + has a row and a column of ink across nearly its whole box,
+		 * near the middle; x has neither, but ink in its corners.
+		 */
+		for (int y = k->y0; y < k->y1; y++) {
+			long on = 0;
+
+			for (int x = k->x0; x < k->x1; x++)
+				on += r->label[(size_t)y * (size_t)r->w + (size_t)x] == k->label;
+			if ((double)on / gw > row) {
+				row = (double)on / gw;
+				rows_at = y - k->y0;
+			}
+		}
+		for (int x = k->x0; x < k->x1; x++) {
+			long on = 0;
+
+			for (int y = k->y0; y < k->y1; y++)
+				on += r->label[(size_t)y * (size_t)r->w + (size_t)x] == k->label;
+			if ((double)on / gh > col) {
+				col = (double)on / gh;
+				col_at = x - k->x0;
+			}
+		}
+		if (row >= 0.8 && col >= 0.8 && corners < 0.1 &&
+		    rows_at * 4 >= gh && rows_at * 4 <= 3 * gh &&
+		    col_at * 4 >= gw && col_at * 4 <= 3 * gw)
 			return '+';
-		if (corners > 0.15 && top_mid < 0.1 && bot_mid < 0.1 && left_mid < 0.1)
+		if (corners > 0.15 && row < 0.6 && col < 0.6 &&
+		    density(r, k, 0.4, 0, 0.6, 0.15) < 0.15)
 			return '*';
 	}
 	return 0;

@@ -12,10 +12,10 @@
  *   ÷  three parts: a dot, a bar, a dot, stacked;
  *   =  two bars of about the same width, stacked;
  *   −  one bar, in the middle of the line's digit height;
- *   +  one part, about square, ink on its vertical and horizontal middle
- *      lines and none in its corners;
- *   ×  one part, about square, ink in its corners and none at the middle
- *      of its top edge;
+ *   +  one part, about square, with a row and a column of ink across
+ *      nearly all of it near its middle, and no ink in its corners;
+ *   ×  one part, about square, with ink in its corners, no such row or
+ *      column, and none at the middle of its top edge;
  *   □  (a box to fill) one tall square part, hollow, with ink in its
  *      corners and along its edges.
  * Everything else (digits, parentheses, letters, boxes) is grouped into

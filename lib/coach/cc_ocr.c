@@ -41,7 +41,7 @@
 #define LEPT_FUNCTIONS(X) \
 	X(pixReadMem) X(pixReadHeaderMem) X(pixDestroy) X(pixGetDimensions) \
 	X(pixGetSpp) X(pixGetData) X(pixGetWpl) X(pixConvertTo8) \
-	X(pixAlphaBlendUniform) X(pixScale) X(pixFindSkew) X(pixRotate) X(pixConvertTo1) \
+	X(pixAlphaBlendUniform) X(pixScale) X(pixFindSkew) X(pixRotate) X(pixConvertTo1) X(pixOtsuThreshOnBackgroundNorm) \
 	X(setMsgSeverity)
 
 #define TESS_FUNCTIONS(X) \
@@ -260,21 +260,32 @@ prepare(const unsigned char *img, size_t n, double *skew, double *scale,
 	}
 	*scale = f;
 	/*
+	 * Ink from paper, against the local background: a photo is lit
+	 * unevenly, and a grey page turned by interpolation blurs the strokes
+	 * Tesseract reads.  So the page is binarised first and turned as a
+	 * binary image, by sampling, which keeps the strokes sharp.
+	 */
+	bin = lib.pixOtsuThreshOnBackgroundNorm(pix, NULL, 10, 15, 100, 50, 255, 2, 2, 0.1f,
+	    NULL);
+	if (bin) {		/* NULL for a page too small to tile: stays grey */
+		lib.pixDestroy(&pix);
+		pix = bin;
+	}
+	/*
 	 * A photo is rarely square to the page: search +-7 degrees.  A
 	 * worksheet has few lines, which leptonica's own deskew (confidence
 	 * 3) refuses to trust: four printed lines turned 3 degrees score
 	 * about 1.7, a blank page 0.
 	 */
-	if ((bin = lib.pixConvertTo1(pix, 130)) &&
-	    lib.pixFindSkew(bin, &angle, &conf) == 0 && conf >= MIN_SKEW_CONF &&
+	bin = lib.pixConvertTo1(pix, 130);
+	if (bin && lib.pixFindSkew(bin, &angle, &conf) == 0 && conf >= MIN_SKEW_CONF &&
 	    fabsf(angle) >= 0.2f && fabsf(angle) <= 7.5f &&
-	    (t = lib.pixRotate(pix, angle * (float)(M_PI / 180), L_ROTATE_AREA_MAP,
+	    (t = lib.pixRotate(pix, angle * (float)(M_PI / 180), L_ROTATE_SAMPLING,
 	    L_BRING_IN_WHITE, 0, 0))) {
 		lib.pixDestroy(&pix);
 		pix = t;
 		*skew = angle;
 	}
-	if (getenv("OCRDBG")) fprintf(stderr, "angle %f conf %f\n", angle, conf);
 	if (bin)
 		lib.pixDestroy(&bin);
 	return pix;
@@ -404,7 +415,7 @@ cc_ocr_read_box(struct cc_ocr *o, const struct cc_ocr_box *b, const char *chars,
     char *out, size_t outlen, double *conf)
 {
 	char *s;
-	int pad = b->h / 4 + 2, x0, y0, x1, y1;
+	int pad = b->h / 2 + 2, x0, y0, x1, y1;
 	l_int32 w, h, d;
 
 	*out = '\0';
@@ -419,16 +430,21 @@ cc_ocr_read_box(struct cc_ocr *o, const struct cc_ocr_box *b, const char *chars,
 	y1 = b->y + b->h + pad > h ? h : b->y + b->h + pad;
 	if (x1 <= x0 || y1 <= y0)
 		return -1;
-	lib.TessBaseAPISetPageSegMode(o->api, PSM_SINGLE_LINE);
 	lib.TessBaseAPISetVariable(o->api, "tessedit_char_whitelist", chars ? chars : "");
-	lib.TessBaseAPISetRectangle(o->api, x0, y0, x1 - x0, y1 - y0);
-	if (!(s = lib.TessBaseAPIGetUTF8Text(o->api)))
-		return -1;
-	*conf = lib.TessBaseAPIMeanTextConf(o->api);
-	/* one line: the new line Tesseract ends it with goes */
-	snprintf(out, outlen, "%s", s);
-	out[strcspn(out, "\n")] = '\0';
-	lib.TessDeleteText(s);
+	/* a lone digit is no line to Tesseract's line finder: then a character */
+	for (int i = 0; i < 2; i++) {
+		lib.TessBaseAPISetPageSegMode(o->api, i ? PSM_SINGLE_CHAR : PSM_SINGLE_LINE);
+		lib.TessBaseAPISetRectangle(o->api, x0, y0, x1 - x0, y1 - y0);
+		if (!(s = lib.TessBaseAPIGetUTF8Text(o->api)))
+			return -1;
+		*conf = lib.TessBaseAPIMeanTextConf(o->api);
+		/* one line: the new line Tesseract ends it with goes */
+		snprintf(out, outlen, "%s", s);
+		out[strcspn(out, "\n")] = '\0';
+		lib.TessDeleteText(s);
+		if (*out)
+			break;
+	}
 	return 0;
 }
 

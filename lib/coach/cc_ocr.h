@@ -16,8 +16,9 @@
  *   - cc_ocr_read() decodes any format leptonica reads, refuses images of
  *     more than CC_OCR_MAX_PIXELS before decoding them, flattens
  *     transparency on white, turns the page grey, scales a large photo
- *     down and a small scan up, straightens a page turned by up to about
- *     7 degrees, and recognises it.  It returns the lines with their word
+ *     down and a small scan up, separates ink from paper against the
+ *     local background (uneven light), straightens a page turned by up to
+ *     about 7 degrees, and recognises it.  It returns the lines with their word
  *     confidences and symbol boxes, and the page as Tesseract binarised
  *     it, so the shapes of the symbols can be looked at again
  *     (cc_glyph.h).  Leptonica and Tesseract say nothing on stderr.
