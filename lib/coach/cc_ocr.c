@@ -414,6 +414,12 @@ int
 cc_ocr_read_box(struct cc_ocr *o, const struct cc_ocr_box *b, const char *chars,
     char *out, size_t outlen, double *conf)
 {
+	/*
+	 * A lone digit is sometimes no line to Tesseract's line finder: then
+	 * a word, a character, a line without layout analysis.
+	 */
+	static const TessPageSegMode modes[] = { PSM_SINGLE_LINE, PSM_SINGLE_WORD,
+		PSM_SINGLE_CHAR, PSM_RAW_LINE };
 	char *s;
 	int pad = b->h / 2 + 2, x0, y0, x1, y1;
 	l_int32 w, h, d;
@@ -431,9 +437,8 @@ cc_ocr_read_box(struct cc_ocr *o, const struct cc_ocr_box *b, const char *chars,
 	if (x1 <= x0 || y1 <= y0)
 		return -1;
 	lib.TessBaseAPISetVariable(o->api, "tessedit_char_whitelist", chars ? chars : "");
-	/* a lone digit is no line to Tesseract's line finder: then a character */
-	for (int i = 0; i < 2; i++) {
-		lib.TessBaseAPISetPageSegMode(o->api, i ? PSM_SINGLE_CHAR : PSM_SINGLE_LINE);
+	for (size_t i = 0; i < sizeof modes / sizeof *modes; i++) {
+		lib.TessBaseAPISetPageSegMode(o->api, modes[i]);
 		lib.TessBaseAPISetRectangle(o->api, x0, y0, x1 - x0, y1 - y0);
 		if (!(s = lib.TessBaseAPIGetUTF8Text(o->api)))
 			return -1;

@@ -329,7 +329,7 @@ request_body(const struct cc_vision *v, const char *prompt, const unsigned char 
 		char s[64];
 
 		/* the caller's word, short and on one line */
-		cc_buf_add(&ask, "\n教科: ", 8);
+		cc_buf_add(&ask, "\n教科: ", strlen("\n教科: "));
 		snprintf(s, sizeof s, "%s", subject);
 		s[strcspn(s, "\r\n")] = '\0';
 		cc_buf_add(&ask, s, strlen(s));
