@@ -171,6 +171,7 @@ cc_ocr_open(struct cc_ocr **out, char *err, size_t errlen)
 		return -1;
 	}
 	o = cc_xmalloc(sizeof *o);
+	o->pix = NULL;
 	o->api = lib.TessBaseAPICreate();
 	/* Tesseract's messages (resolution guesses, warnings) go nowhere */
 	lib.TessBaseAPISetVariable(o->api, "debug_file", "/dev/null");
