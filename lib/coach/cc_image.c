@@ -252,7 +252,7 @@ arith_candidate(const char *t)
 			digits++;
 		else if (s == CC_SCRIPT_HIRAGANA || s == CC_SCRIPT_KATAKANA || s == CC_SCRIPT_HAN)
 			japanese++;
-		else if (s == CC_SCRIPT_LATIN && !strchr("xXlIoO", (int)c))
+		else if (s == CC_SCRIPT_LATIN && !(c < 0x80 && strchr("xXlIoO", (int)c)))
 			latin++;
 	}
 	return digits >= 1 && japanese <= 3 && latin <= 3 && chars <= 48;
@@ -293,6 +293,11 @@ read_by_glyphs(struct cc_image *im, const struct cc_ocr_page *page,
 				it[i].y1 - it[i].y0 };
 			char text[64];
 			double c;
+
+			/* a run and another with no operator between, at the start:
+			   the first is the problem's number (①, 1 without a dot) */
+			if (i == 0 && k > 1 && it[1].kind == CC_GLYPH_RUN)
+				continue;
 
 			if (cc_ocr_read_box(im->ocr, &b, RUN_CHARS, text, sizeof text, &c) < 0 ||
 			    !*text)
