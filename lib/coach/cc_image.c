@@ -403,12 +403,13 @@ read_offline(struct cc_image *im, const unsigned char *img, size_t n,
 		    jv_string("expression"), r.p.expression ? jv_string(r.p.expression) : jv_null()));
 		cc_sheet_problem_release(&r.p);
 	}
-	cc_ocr_page_release(&page);
-	cc_ocr_forget(im->ocr);
 	{
 		/* the problems' lines; with none, what the page held at all */
 		double c = count ? confsum / count / 100 :
 		    page.nlines ? allsum / (double)page.nlines / 100 : 0;
+
+		cc_ocr_page_release(&page);
+		cc_ocr_forget(im->ocr);
 
 		c = round(c * 100) / 100;
 		c = c < 0 ? 0 : c > 1 ? 1 : c;
