@@ -3,11 +3,14 @@
  * English; a child's answer; the problem and answer an utterance states;
  * and the answer-leak guard's matcher.
  *
- * Everything works on the caller's UTF-8 through a folding view of its
- * characters (full-width ASCII to ASCII, upper to lower case, katakana to
- * hiragana, U+3000 to a space, U+2212 to '-'), so "ロクジュウハチ",
- * "ろくじゅうはち" and "ＳＩＸＴＹ" are read alike without a folded copy.
- * Word lists are hiragana and lower-case ASCII for that reason.
+ * Each entry point first folds the text into a copy (full-width ASCII to
+ * ASCII, upper to lower case, katakana to hiragana, U+3000 to a space,
+ * U+2212 to '-', a bad byte to 0x1A), on the stack when it is short, so
+ * "ロクジュウハチ", "ろくじゅうはち" and "ＳＩＸＴＹ" read alike and every
+ * word is found with a byte comparison.  The word lists are hiragana and
+ * lower-case ASCII for that reason.  All lists go into one lexicon sorted
+ * by first character, so a position costs one binary search and a few
+ * comparisons, not one per word of every list.
  *
  * Japanese numerals are read by their grammar: a digit, then a multiplier
  * (十 百 千, じゅう ひゃく せん, with the sound changes びゃく ぴゃく ぜん and
@@ -20,6 +23,7 @@
 
 #include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,145 +44,7 @@ c_locale(void)
 	return c;
 }
 
-/* ---- the folding view ---- */
-
-static int32_t
-fold(int32_t cp)
-{
-	if (cp >= 0xFF01 && cp <= 0xFF5E)
-		cp -= 0xFEE0;
-	if (cp >= 'A' && cp <= 'Z')
-		cp += 'a' - 'A';
-	else if (cp >= 0x30A1 && cp <= 0x30F6)
-		cp -= 0x60;
-	else if (cp == 0x3000)
-		cp = ' ';
-	else if (cp == 0x2212)
-		cp = '-';
-	else if (cp == 0x2019)	/* what’s */
-		cp = '\'';
-	return cp;
-}
-
-/* The folded character at s[*i], advancing *i; -1 at the end. */
-static int32_t
-fnext(const char *s, size_t len, size_t *i)
-{
-	if (*i >= len)
-		return -1;
-	return fold(cc_utf8_next(s, len, i));
-}
-
-static int32_t
-fpeek(const char *s, size_t len, size_t i)
-{
-	return fnext(s, len, &i);
-}
-
-/* The folded character that ends just before byte i (i on a character
-   boundary), or -1 at the start. */
-static int32_t
-fprev(const char *s, size_t i)
-{
-	size_t k = i;
-
-	if (i == 0)
-		return -1;
-	while (k > 0 && i - k < 4 && ((unsigned char)s[k - 1] & 0xC0) == 0x80)
-		k--;
-	if (k > 0)
-		k--;
-	return fnext(s, i, &k);
-}
-
-static int
-blank(int32_t cp)
-{
-	return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\v' ||
-	    cp == '\f';
-}
-
-static int
-letter(int32_t cp)
-{
-	return cp >= 'a' && cp <= 'z';
-}
-
-static int
-hiragana(int32_t cp)
-{
-	return cp >= 0x3041 && cp <= 0x309F;
-}
-
-static size_t
-skip_blanks(const char *s, size_t len, size_t i)
-{
-	for (;;) {
-		size_t at = i;
-		int32_t cp = fnext(s, len, &i);
-
-		if (cp < 0 || !blank(cp))
-			return at;
-	}
-}
-
-/*
- * The end of lit when the folded text at s[i] begins with it, else 0.  An
- * ASCII word (lit ending in a letter) must also end there: "one" is not
- * read in "ones".
- */
-static size_t
-lit_at(const char *s, size_t len, size_t i, const char *lit)
-{
-	size_t j = 0, ll = strlen(lit);
-
-	while (j < ll) {
-		int32_t want = cc_utf8_next(lit, ll, &j);
-
-		if (fnext(s, len, &i) != want)
-			return 0;
-	}
-	if (letter((unsigned char)lit[ll - 1]) && letter(fpeek(s, len, i)))
-		return 0;
-	return i;
-}
-
-/* The longest of a NULL-terminated list at s[i]: its end (0: none), its
-   index in *which. */
-static size_t
-longest(const char *s, size_t len, size_t i, const char *const *list, int *which)
-{
-	size_t best = 0;
-
-	for (int k = 0; list[k]; k++) {
-		size_t e = lit_at(s, len, i, list[k]);
-
-		if (e > best) {
-			best = e;
-			if (which)
-				*which = k;
-		}
-	}
-	return best;
-}
-
-/* ---- reading numbers ---- */
-
-enum numkind { NK_DIGITS = 1, NK_KANJI, NK_KANA, NK_ENGLISH };
-
-struct numread {
-	double value;
-	size_t end;
-	enum numkind kind;
-	int parts;		/* morphemes or words read */
-	int decimals;		/* digits after the point */
-	int lead_zero;		/* digits: "07" */
-	int lone;		/* kana: a single digit morpheme (に し ご く) */
-	/* kana ending in the digit に: the number without it, for "じゅうに"
-	   read as "じゅう" + the particle に */
-	double alt_value;
-	size_t alt_end;
-};
+/* ---- the words ---- */
 
 enum { M_DIGIT, M_MULT, M_BIG, M_POINT };
 #define F_NEEDS_MULT 1		/* いっ ろっ はっ: only before a multiplier */
@@ -221,196 +87,13 @@ static const struct morph kanji_morphs[] = {
 	{ NULL, 0, 0, 0 }
 };
 
-/* The native counts: complete numbers by themselves. */
+/* The native counts: complete numbers by themselves (the index + 1). */
 static const char *const native_counts[] = {
 	"ひとつ", "ふたつ", "みっつ", "よっつ", "いつつ", "むっつ", "ななつ",
 	"やっつ", "ここのつ", "とお", NULL
 };
 
-/* The longest morpheme of table at s[i]; its end or 0. */
-static size_t
-morph_at(const char *s, size_t len, size_t i, const struct morph *table,
-    const struct morph **m)
-{
-	size_t best = 0;
-
-	for (int k = 0; table[k].w; k++) {
-		size_t e = lit_at(s, len, i, table[k].w);
-
-		if (e > best) {
-			best = e;
-			*m = &table[k];
-		}
-	}
-	return best;
-}
-
-static int
-kanji_numeral(int32_t cp)
-{
-	return cp == 0x3007 || cp == 0x96F6 || cp == 0x4E00 || cp == 0x4E8C ||
-	    cp == 0x4E09 || cp == 0x56DB || cp == 0x4E94 || cp == 0x516D ||
-	    cp == 0x4E03 || cp == 0x516B || cp == 0x4E5D || cp == 0x5341 ||
-	    cp == 0x767E || cp == 0x5343 || cp == 0x4E07 || cp == 0x5104;
-}
-
-/* A run of ASCII digits standing as one digit of a kanji numeral (the 5 of
-   2千5百): its end and value, or 0. */
-static size_t
-digit_coefficient(const char *s, size_t len, size_t i, double *v)
-{
-	int32_t cp;
-	size_t j = i;
-	int n = 0;
-
-	*v = 0;
-	while ((cp = fpeek(s, len, j)) >= '0' && cp <= '9' && n < 4) {
-		*v = *v * 10 + (cp - '0');
-		fnext(s, len, &j);
-		n++;
-	}
-	cp = fpeek(s, len, j);
-	if (!n || (cp >= '0' && cp <= '9') || cp == '.')
-		return 0;
-	return j;
-}
-
-/*
- * A Japanese numeral at s[i] by the grammar above; cur0 >= 0 continues
- * one whose coefficient was written in digits (3万, 2千).  Returns the end,
- * 0 when no number is there.
- */
-static size_t
-read_japanese(const char *s, size_t len, size_t i, const struct morph *table,
-    double cur0, struct numread *nr)
-{
-	double total = 0, section = 0, cur = cur0, last_mult = 1e9, last_big = 1e12;
-	size_t end = i, last_at = i;
-	const struct morph *m = NULL, *last = NULL;
-	int parts = 0;
-
-	for (;;) {
-		size_t e = morph_at(s, len, i, table, &m);
-		struct morph digits;
-
-		if (!e && table == kanji_morphs && cur < 0 && parts &&
-		    (e = digit_coefficient(s, len, i, &digits.v))) {
-			/* 2千5百: digits between kanji multipliers */
-			digits.kind = M_DIGIT;
-			digits.flags = 0;
-			digits.w = "";
-			m = &digits;
-		}
-		if (!e)
-			break;
-		if (m->kind == M_DIGIT) {
-			const struct morph *n = NULL;
-
-			if (cur >= 0)
-				break;	/* two digits: the number ended */
-			if ((m->flags & F_NEEDS_MULT) &&
-			    (!morph_at(s, len, e, table, &n) || n->kind != M_MULT))
-				break;
-			if ((m->flags & F_NEEDS_POINT) &&
-			    (!morph_at(s, len, e, table, &n) || n->kind != M_POINT))
-				break;
-			cur = m->v;
-		} else if (m->kind == M_MULT) {
-			if ((m->flags & F_AFTER_DIGIT) && cur < 0)
-				break;
-			if (m->v >= last_mult)
-				break;	/* 十百: not falling */
-			section += (cur < 0 ? 1 : cur) * m->v;
-			cur = -1;
-			last_mult = m->v;
-		} else if (m->kind == M_BIG) {
-			double group = section + (cur < 0 ? 0 : cur);
-
-			if (group == 0 || m->v >= last_big)
-				break;
-			total += group * m->v;
-			section = 0;
-			cur = -1;
-			last_mult = 1e9;
-			last_big = m->v;
-		} else {	/* a point: decimals, one digit morpheme each */
-			size_t j = e;
-			double frac = 0, scale = 0.1;
-			int nd = 0;
-
-			if (parts == 0 && cur0 < 0)
-				break;
-			for (;;) {
-				const struct morph *d = NULL;
-				size_t de = morph_at(s, len, j, table, &d);
-
-				if (!de || d->kind != M_DIGIT || (d->flags & F_NEEDS_MULT))
-					break;
-				frac += d->v * scale;
-				scale /= 10;
-				nd++;
-				j = de;
-			}
-			if (!nd)
-				break;
-			nr->decimals = nd;
-			total += frac;
-			end = j;
-			parts++;
-			last = NULL;
-			break;
-		}
-		last = m;
-		last_at = i;
-		i = end = e;
-		parts++;
-	}
-	if (!parts)
-		return 0;
-	nr->value = total + section + (cur < 0 ? 0 : cur);
-	nr->end = end;
-	nr->parts = parts;
-	nr->lone = parts == 1 && last && last->kind == M_DIGIT;
-	if (last && last->kind == M_DIGIT && last->v == 2 && parts > 1 &&
-	    table == kana_morphs) {
-		/* "じゅうに" may be じゅう and the particle に; "じゅうにん" and
-		   "じゅうにち" are that and a counter, never 12 */
-		int32_t after = fpeek(s, len, end);
-
-		nr->alt_value = nr->value - 2;
-		nr->alt_end = last_at;
-		if (after == 0x3093 /* ん */ || after == 0x3061 /* ち */) {
-			nr->value = nr->alt_value;
-			nr->end = last_at;
-			nr->alt_end = 0;
-		}
-	}
-	return nr->end;
-}
-
-/* Kanji digits written positionally with a zero: 二〇二五, 一〇〇. */
-static size_t
-read_kanji_positional(const char *s, size_t len, size_t i, struct numread *nr)
-{
-	const struct morph *m = NULL;
-	double v = 0;
-	int n = 0, zero = 0;
-	size_t e;
-
-	while ((e = morph_at(s, len, i, kanji_morphs, &m)) && m->kind == M_DIGIT) {
-		v = v * 10 + m->v;
-		zero |= m->v == 0;
-		n++;
-		i = e;
-	}
-	if (n < 2 || !zero)
-		return 0;
-	nr->value = v;
-	nr->end = i;
-	nr->parts = n;
-	return i;
-}
-
+/* English number words: en_small[k] is k. */
 static const char *const en_small[] = {
 	"zero", "one", "two", "three", "four", "five", "six", "seven", "eight",
 	"nine", "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen",
@@ -422,263 +105,10 @@ static const char *const en_tens[] = {
 };
 static const int en_tens_value[] = { 20, 30, 40, 40, 50, 60, 70, 80, 90 };
 
-/* English number words: "sixty-eight", "a hundred and five", "two
-   thousand", "three point five". */
-static size_t
-read_english(const char *s, size_t len, size_t i, struct numread *nr)
-{
-	double total = 0, small = 0, hundreds = 0;
-	int parts = 0, have_unit = 0, have_tens = 0, k = 0;
-	size_t end = i, e;
-
-	for (;;) {
-		size_t j = i;
-
-		if (parts) {	/* between words: blanks, a hyphen, "and" */
-			size_t a;
-
-			j = skip_blanks(s, len, j);
-			if (fpeek(s, len, j) == '-')
-				j = skip_blanks(s, len, j + 1);
-			else if ((a = lit_at(s, len, j, "and")) && (hundreds || total))
-				j = skip_blanks(s, len, a);
-		}
-		if ((e = lit_at(s, len, j, "a")) && !parts) {
-			size_t h = skip_blanks(s, len, e);
-
-			if (lit_at(s, len, h, "hundred") || lit_at(s, len, h, "thousand")) {
-				small = 1;
-				have_unit = 1;
-				parts++;
-				i = end = e;
-				continue;
-			}
-		}
-		if ((e = longest(s, len, j, en_small, &k))) {
-			if (have_unit || (have_tens && k >= 10) || (parts && k == 0))
-				break;
-			small += k;
-			have_unit = 1;
-		} else if ((e = longest(s, len, j, en_tens, &k))) {
-			if (have_unit || have_tens)
-				break;
-			small += en_tens_value[k];
-			have_tens = 1;
-		} else if ((e = lit_at(s, len, j, "hundred"))) {
-			if (!small || small >= 10 || hundreds)
-				break;
-			hundreds = small * 100;
-			small = 0;
-			have_unit = have_tens = 0;
-		} else if ((e = lit_at(s, len, j, "thousand")) || (e = lit_at(s, len, j, "million"))) {
-			double big = s[j] == 't' || s[j] == 'T' ? 1e3 : 1e6;
-			double group = hundreds + small;
-
-			if (!group)
-				break;
-			total += group * big;
-			hundreds = small = 0;
-			have_unit = have_tens = 0;
-		} else if ((e = lit_at(s, len, j, "point")) && parts) {
-			double frac = 0, scale = 0.1;
-			int nd = 0;
-			size_t p = e;
-
-			for (;;) {
-				size_t d = skip_blanks(s, len, p), de = longest(s, len, d, en_small, &k);
-
-				if (!de || k > 9)
-					break;
-				frac += k * scale;
-				scale /= 10;
-				nd++;
-				p = de;
-			}
-			if (!nd)
-				break;
-			total += frac;
-			nr->decimals = nd;
-			end = p;
-			parts++;
-			break;
-		} else {
-			break;
-		}
-		parts++;
-		i = end = e;
-	}
-	if (!parts)
-		return 0;
-	nr->value = total + hundreds + small;
-	nr->end = end;
-	nr->parts = parts;
-	return end;
-}
-
 static const char *const kanji_mults[] = { "十", "百", "千", "万", "億", NULL };
 
-/* Digits, with thousands separators and a decimal point; a kanji
-   multiplier after whole digits continues the number (3万). */
-static size_t
-read_digits(const char *s, size_t len, size_t i, struct numread *nr)
-{
-	char buf[CC_CALC_NUMLEN];
-	size_t n = 0, j = i, group_len = 0;
-	int first_group = 1, ok = 1;
-	int32_t cp;
-
-	for (;;) {	/* whole part */
-		size_t at = j;
-
-		cp = fnext(s, len, &j);
-		if (cp >= '0' && cp <= '9') {
-			if (n + 2 < sizeof buf)
-				buf[n++] = (char)cp;
-			else
-				ok = 0;
-			group_len++;
-			continue;
-		}
-		if (cp == ',' && (first_group ? group_len <= 3 : group_len == 3)) {
-			/* a separator only before exactly three digits */
-			size_t k = j;
-			int d = 0;
-
-			while (d < 4 && (cp = fnext(s, len, &k)) >= '0' && cp <= '9')
-				d++;
-			if (d == 3) {
-				first_group = 0;
-				group_len = 0;
-				continue;
-			}
-		}
-		j = at;
-		break;
-	}
-	if (!first_group && group_len != 3)
-		return 0;
-	nr->lead_zero = n > 1 && buf[0] == '0';
-	if (fpeek(s, len, j) == '.') {	/* a point before a digit */
-		size_t k = j + 1;
-
-		cp = fpeek(s, len, k);
-		if (cp >= '0' && cp <= '9') {
-			if (n + 2 < sizeof buf)
-				buf[n++] = '.';
-			j = k;
-			while ((cp = fpeek(s, len, j)) >= '0' && cp <= '9') {
-				if (n + 2 < sizeof buf)
-					buf[n++] = (char)cp;
-				else
-					ok = 0;
-				nr->decimals++;
-				fnext(s, len, &j);
-			}
-		}
-	}
-	buf[n] = '\0';
-	if (!ok)
-		return 0;
-	nr->value = strtod_l(buf, NULL, c_locale());
-	nr->end = j;
-	nr->parts = 1;
-	if (!isfinite(nr->value))
-		return 0;
-	if (!nr->decimals && longest(s, len, j, kanji_mults, NULL)) {
-		struct numread k = {0};
-
-		if (read_japanese(s, len, j, kanji_morphs, nr->value, &k) > j) {
-			nr->value = k.value;
-			nr->end = k.end;
-			nr->parts += k.parts;
-			nr->decimals = k.decimals;
-		}
-	}
-	return nr->end;
-}
-
-/* Any number at s[i]; 0 when none.  No boundary rules: callers add them. */
-static size_t
-read_number(const char *s, size_t len, size_t i, struct numread *nr)
-{
-	int32_t cp = fpeek(s, len, i), prev;
-	int k;
-	size_t e;
-
-	memset(nr, 0, sizeof *nr);
-	if (cp >= '0' && cp <= '9') {
-		nr->kind = NK_DIGITS;
-		return read_digits(s, len, i, nr);
-	}
-	if (kanji_numeral(cp)) {
-		nr->kind = NK_KANJI;
-		if (read_kanji_positional(s, len, i, nr))
-			return nr->end;
-		memset(nr, 0, sizeof *nr);
-		nr->kind = NK_KANJI;
-		return read_japanese(s, len, i, kanji_morphs, -1, nr);
-	}
-	if (hiragana(cp)) {
-		nr->kind = NK_KANA;
-		if ((e = longest(s, len, i, native_counts, &k))) {
-			nr->value = k + 1;
-			nr->end = e;
-			nr->parts = 1;
-			return e;
-		}
-		return read_japanese(s, len, i, kana_morphs, -1, nr);
-	}
-	prev = fprev(s, i);
-	if (letter(cp) && !letter(prev)) {
-		nr->kind = NK_ENGLISH;
-		return read_english(s, len, i, nr);
-	}
-	return 0;
-}
-
-size_t
-cc_calc_scan_number(const char *s, size_t len, double *value)
-{
-	struct numread nr;
-	size_t e = read_number(s, len, 0, &nr);
-
-	*value = e ? nr.value : 0;
-	return e;
-}
-
-/* A sign at s[i]: the end after it (and blanks), *neg set; else i. */
-static size_t
-read_sign(const char *s, size_t len, size_t i, int *neg)
-{
-	static const char *const minus[] = { "-", "まいなす", "minus", "negative", NULL };
-	size_t e;
-
-	*neg = 0;
-	if ((e = longest(s, len, i, minus, NULL))) {
-		*neg = 1;
-		return skip_blanks(s, len, e);
-	}
-	if (fpeek(s, len, i) == '+')
-		return skip_blanks(s, len, i + 1);
-	return i;
-}
-
-int
-cc_calc_read_number(const char *s, size_t len, double *value)
-{
-	struct numread nr;
-	size_t i = skip_blanks(s, len, 0), e;
-	int neg;
-
-	*value = 0;
-	i = read_sign(s, len, i, &neg);
-	if (!(e = read_number(s, len, i, &nr)) || skip_blanks(s, len, e) != len)
-		return -1;
-	*value = neg ? -nr.value : nr.value;
-	return 0;
-}
-
-/* ---- the words around an answer ---- */
+/* A sign before a number. */
+static const char *const minus_words[] = { "-", "まいなす", "minus", "negative", NULL };
 
 /*
  * Counters and units a child writes after an answer: "8こ", "3本", "12cm".
@@ -709,7 +139,7 @@ static const char *const endings[] = {
 	"でしょう", "でしょ", "だとおもう", "だとおもいます", "とおもう",
 	"とおもいます", "だと思う", "と思う", "だと思います", "と思います",
 	"であってる", "であってます", "であってますか", "であってるかな",
-	"であってますか", "あってる", "あってますか", "でいい", "でいいの",
+	"あってる", "あってますか", "でいい", "でいいの",
 	"でいいですか", "でいいかな", "じゃない", "じゃないかな", "じゃないの",
 	"になる", "になった", "になりました", "ー", "〜", "~", "っ", "!", "?",
 	"。", ".", "、", ",", "♪", "…", "・", "right", "i think", "maybe",
@@ -729,89 +159,6 @@ static const char *const remainder_words[] = {
 	"あまり", "余り", "あまりは", "余りは", "…", "‥", "...", "・・・",
 	"remainder", "rem", "r", NULL
 };
-
-/* After s[i] only endings, blanks and punctuation?  (An optional counter
-   first when counter is set.) */
-static int
-only_endings(const char *s, size_t len, size_t i, int counter)
-{
-	size_t e;
-
-	i = skip_blanks(s, len, i);
-	/* a counter, unless an ending is longer there (じゃない is no じ) */
-	if (counter && (e = longest(s, len, i, counters, NULL)) &&
-	    e > longest(s, len, i, nonmath_counters, NULL) && e > longest(s, len, i, endings, NULL))
-		i = e;
-	for (;;) {
-		i = skip_blanks(s, len, i);
-		if (i >= len)
-			return 1;
-		if (!(e = longest(s, len, i, endings, NULL)))
-			return 0;
-		i = e;
-	}
-}
-
-/* Skip a counter (not one of another task's) at s[i]. */
-static size_t
-skip_counter(const char *s, size_t len, size_t i)
-{
-	size_t e, j = skip_blanks(s, len, i);
-
-	if ((e = longest(s, len, j, counters, NULL)) && e > longest(s, len, j, nonmath_counters, NULL))
-		return e;
-	return i;
-}
-
-/*
- * An answer at s[i]: a number, or a quotient, a remainder word and a
- * remainder, each maybe with a counter.  Returns the end, 0 when none.
- */
-static size_t
-read_answer_at(const char *s, size_t len, size_t i, struct cc_calc_answer *a)
-{
-	struct numread q, r;
-	size_t e, j;
-	int neg;
-
-	i = read_sign(s, len, i, &neg);
-	if (!(e = read_number(s, len, i, &q)))
-		return 0;
-	a->kind = CC_CALC_ANSWER_NUMBER;
-	a->value = neg ? -q.value : q.value;
-	a->remainder = 0;
-	j = skip_blanks(s, len, skip_counter(s, len, e));
-	if ((j = longest(s, len, j, remainder_words, NULL))) {
-		j = skip_blanks(s, len, j);
-		if (!neg && read_number(s, len, j, &r)) {
-			a->kind = CC_CALC_ANSWER_REMAINDER;
-			a->remainder = r.value;
-			return skip_counter(s, len, r.end);
-		}
-	}
-	return e;
-}
-
-void
-cc_calc_parse_answer(const char *s, size_t len, struct cc_calc_answer *a)
-{
-	size_t i = 0, e;
-
-	memset(a, 0, sizeof *a);
-	if (!s)
-		return;
-	for (;;) {	/* こたえは, えっと, ... */
-		i = skip_blanks(s, len, i);
-		if (!(e = longest(s, len, i, answer_prefixes, NULL)))
-			break;
-		i = e;
-	}
-	if (!(e = read_answer_at(s, len, i, a)) ||
-	    !only_endings(s, len, e, a->kind == CC_CALC_ANSWER_NUMBER))
-		memset(a, 0, sizeof *a);
-}
-
-/* ---- the leak guard ---- */
 
 /* Words that hold a numeral but state no number. */
 static const char *const numeral_idioms[] = {
@@ -835,175 +182,14 @@ static const char *const kana_followers[] = {
 	"だ", "じゃ", "です", "でし", "って", "っ", "こ", "つ", "ほん", "ぼん", "ぽん",
 	"まい", "ひき", "びき", "ぴき", "にん", "さつ", "だい", "えん", "かい", "さい",
 	"わ", "とう", "ばい", "ふん", "ぷん", "びょう", "じ", "にち",
-	"ばん", "てん", "ぶん", "あまり", "たす", "ひく", "かける", "わる", "まい",
+	"ばん", "てん", "ぶん", "あまり", "たす", "ひく", "かける", "わる",
 	"ぐらい", "くらい", "ぐらむ", "せんち", "めーとる", NULL
 };
-/* Kana before a numeral that end a word: particles. */
-static int
-kana_left_ok(int32_t prev)
-{
-	static const int32_t particles[] = {
-		0x306F /* は */, 0x304C /* が */, 0x3092 /* を */, 0x3068 /* と */,
-		0x3082 /* も */, 0x306E /* の */, 0x3067 /* で */, 0x3084 /* や */,
-		0x3078 /* へ */, 0x306B /* に */, 0x306D /* ね */, 0x3088 /* よ */,
-		0x3066 /* て */,
-	};
-
-	if (prev < 0 || (!hiragana(prev) && !(prev >= '0' && prev <= '9')))
-		return 1;
-	for (size_t k = 0; k < sizeof particles / sizeof particles[0]; k++)
-		if (prev == particles[k])
-			return 1;
-	return 0;
-}
-
-static int
-kana_right_ok(const char *s, size_t len, size_t e)
-{
-	int32_t next = fpeek(s, len, e);
-
-	return next < 0 || !hiragana(next) || longest(s, len, e, kana_followers, NULL);
-}
-
-/* 1 if x, written with d decimals, says v: equal, or v rounded to d
-   places (a reply's "0.3" for 0.30000000000000004).  Signs aside: a dash
-   before a number is as often punctuation as a minus. */
-static int
-says(double x, int d, double v)
-{
-	x = fabs(x);
-	v = fabs(v);
-	if (fabs(x - v) <= 1e-9 * fmax(1, v))
-		return 1;
-	return d > 0 && d < 16 && fabs(x - v) <= 0.5 * pow(10, -d) * (1 + 1e-9);
-}
-
-struct target {
-	int remainder;
-	double v, q, r;
-	int nq, nr, marked;	/* remainder: counts, and "あまり R" seen */
-};
-
-/* Note a number stated in the text; 1 when it settles the question. */
-static int
-note(struct target *t, double x, int d, int after_marker)
-{
-	if (!t->remainder)
-		return says(x, d, t->v);
-	if (says(x, d, t->r)) {
-		t->nr++;
-		if (after_marker)
-			t->marked = 1;
-	}
-	if (says(x, d, t->q))
-		t->nq++;
-	return t->marked || (t->nq && t->nr && (t->q != t->r || t->nq >= 2));
-}
-
-int
-cc_calc_states_value(const char *text, size_t len, const char *answer)
-{
-	struct cc_calc_answer a;
-	struct target t = {0};
-	size_t i = 0, marker_end = (size_t)-1;
-
-	if (!text || !answer)
-		return 0;
-	cc_calc_parse_answer(answer, strlen(answer), &a);
-	if (a.kind == CC_CALC_ANSWER_NONE)
-		return 0;
-	t.remainder = a.kind == CC_CALC_ANSWER_REMAINDER;
-	t.v = t.q = a.value;
-	t.r = a.remainder;
-
-	while (i < len) {
-		struct numread nr;
-		int32_t cp = fpeek(text, len, i);
-		size_t e, after;
-		int ok = 1;
-
-		if (t.remainder && (e = longest(text, len, i, remainder_words, NULL)) &&
-		    !(letter(cp) && letter(fprev(text, i)))) {
-			/* "あまり 2", "あまりは2": what follows is the remainder */
-			after = skip_blanks(text, len, e);
-			while ((e = longest(text, len, after, (const char *const[]){ "は", "が",
-			    ":", "=", NULL }, NULL)))
-				after = skip_blanks(text, len, e);
-			marker_end = after;
-			i = after > i ? after : i + 1;
-			continue;
-		}
-		if ((e = longest(text, len, i, numeral_idioms, NULL)) &&
-		    (fprev(text, i) < 0 || !hiragana(cp) || kana_left_ok(fprev(text, i)))) {
-			i = e;
-			continue;
-		}
-		if (!(e = read_number(text, len, i, &nr))) {
-			fnext(text, len, &i);
-			continue;
-		}
-		switch (nr.kind) {
-		case NK_KANA:
-			/* right after あまり is a remainder whatever stands before */
-			ok = marker_end == i || (kana_left_ok(fprev(text, i)) &&
-			    !(fprev(text, i) >= '0' && fprev(text, i) <= '9'));
-			break;
-		case NK_KANJI:
-			/* 統一, 唯一, 第一: the 一 ends a word */
-			if (nr.parts == 1 && nr.value == 1)
-				for (int h = 0; idiom_heads[h]; h++) {
-					size_t hl = strlen(idiom_heads[h]);
-
-					if (i >= hl && memcmp(text + i - hl, idiom_heads[h], hl) == 0)
-						ok = 0;
-				}
-			break;
-		default:
-			break;
-		}
-		after = e;
-		if (longest(text, len, after, not_amount_after, NULL) ||
-		    longest(text, len, skip_counter(text, len, after), not_amount_after, NULL))
-			ok = 0;
-		if (ok && nr.kind == NK_KANA && !kana_right_ok(text, len, e)) {
-			ok = 0;
-			/* "じゅうにする": じゅう and the particle に */
-			if (nr.alt_end && kana_right_ok(text, len, nr.alt_end) &&
-			    note(&t, nr.alt_value, 0, marker_end == i))
-				return 1;
-		}
-		if (ok && note(&t, nr.value, nr.decimals, marker_end == i))
-			return 1;
-		if (nr.kind == NK_DIGITS || ok)
-			i = e;	/* never start again inside a number: 168 holds no 68 */
-		else
-			fnext(text, len, &i);
-	}
-	return 0;
-}
-
-/* ---- what an utterance states ---- */
-
-enum tk {
-	K_NUM, K_OP, K_EQ, K_Q, K_REM, K_MARK, K_FILL, K_END, K_COUNTER,
-	K_NONMATH, K_HEAD, K_PART, K_LP, K_RP, K_OTHER
-};
-
-struct token {
-	enum tk kind;
-	char op;		/* K_OP: + - * /; K_PART: t(と) n(に) k(から) w(を) d(で) */
-	int word;		/* K_OP: 1 spelt as a word (たす, plus); 2 only in
-				   "AとBをあわせる" */
-	struct numread num;	/* K_NUM */
-	size_t start, end;
-};
-
-#define MAX_TOKENS 96
 
 struct opword {
 	const char *w;
 	char op;
-	int word;
+	int word;	/* 1 a word (たす, plus); 2 only in "AとBをあわせる" */
 };
 
 static const struct opword opwords[] = {
@@ -1055,24 +241,1124 @@ static const char *const nonmath_heads[] = {
 static const char *const particle_words[] = { "と", "に", "から", "を", "で", "の", NULL };
 static const char particle_codes[] = "tnkwdo";
 
-/* The longest operator word at s[i]. */
-static size_t
-op_at(const char *s, size_t len, size_t i, const struct opword **op)
+/* The lines of the 九九 as they are recited, with their factors. */
+static const struct kuku {
+	const char *w;
+	char a, b;
+} kuku_lines[] = {
+	{ "いんいち", 1, 1 }, { "いんに", 1, 2 }, { "いんさん", 1, 3 }, { "いんし", 1, 4 },
+	{ "いんご", 1, 5 }, { "いんろく", 1, 6 }, { "いんしち", 1, 7 }, { "いんはち", 1, 8 },
+	{ "いんく", 1, 9 },
+	{ "にいち", 2, 1 }, { "ににん", 2, 2 }, { "にさん", 2, 3 }, { "にし", 2, 4 },
+	{ "にご", 2, 5 }, { "にろく", 2, 6 }, { "にしち", 2, 7 }, { "にはち", 2, 8 },
+	{ "にく", 2, 9 },
+	{ "さんいち", 3, 1 }, { "さんに", 3, 2 }, { "さざん", 3, 3 }, { "さんし", 3, 4 },
+	{ "さんご", 3, 5 }, { "さぶろく", 3, 6 }, { "さんしち", 3, 7 }, { "さんぱ", 3, 8 },
+	{ "さんく", 3, 9 },
+	{ "しいち", 4, 1 }, { "しに", 4, 2 }, { "しさん", 4, 3 }, { "しし", 4, 4 },
+	{ "しご", 4, 5 }, { "しろく", 4, 6 }, { "ししち", 4, 7 }, { "しは", 4, 8 },
+	{ "しく", 4, 9 },
+	{ "ごいち", 5, 1 }, { "ごに", 5, 2 }, { "ごさん", 5, 3 }, { "ごし", 5, 4 },
+	{ "ごご", 5, 5 }, { "ごろく", 5, 6 }, { "ごしち", 5, 7 }, { "ごは", 5, 8 },
+	{ "ごっく", 5, 9 },
+	{ "ろくいち", 6, 1 }, { "ろくに", 6, 2 }, { "ろくさん", 6, 3 }, { "ろくし", 6, 4 },
+	{ "ろくご", 6, 5 }, { "ろくろく", 6, 6 }, { "ろくしち", 6, 7 }, { "ろくは", 6, 8 },
+	{ "ろっく", 6, 9 },
+	{ "しちいち", 7, 1 }, { "しちに", 7, 2 }, { "しちさん", 7, 3 }, { "しちし", 7, 4 },
+	{ "しちご", 7, 5 }, { "しちろく", 7, 6 }, { "しちしち", 7, 7 }, { "しちは", 7, 8 },
+	{ "しちく", 7, 9 },
+	{ "はちいち", 8, 1 }, { "はちに", 8, 2 }, { "はちさん", 8, 3 }, { "はちし", 8, 4 },
+	{ "はちご", 8, 5 }, { "はちろく", 8, 6 }, { "はちしち", 8, 7 }, { "はっぱ", 8, 8 },
+	{ "はっく", 8, 9 },
+	{ "くいち", 9, 1 }, { "くに", 9, 2 }, { "くさん", 9, 3 }, { "くし", 9, 4 },
+	{ "くご", 9, 5 }, { "くろく", 9, 6 }, { "くしち", 9, 7 }, { "くは", 9, 8 },
+	{ "くく", 9, 9 },
+	{ NULL, 0, 0 }
+};
+
+/* ---- the lexicon: every list above, by first character ---- */
+
+enum cat {
+	L_KANA, L_KANJI, L_NATIVE, L_EN_SMALL, L_EN_TENS, L_KANJI_MULT, L_SIGN,
+	L_COUNTER, L_NONMATH, L_END, L_PREFIX, L_REM, L_IDIOM, L_IDIOM_HEAD,
+	L_NOT_AMOUNT, L_FOLLOWER, L_OP, L_EQ, L_Q, L_MARK, L_FILL, L_HEAD, L_PART,
+	L_KUKU, L_NCAT
+};
+
+struct lex {
+	const char *w;
+	int32_t first;		/* the first character */
+	unsigned short len;
+	unsigned char cat;
+	short idx;		/* in its list */
+};
+
+#define MAX_LEX 1024
+static struct lex lexicon[MAX_LEX];
+static size_t nlex;
+/* Hiragana (U+3040 + k) that begin a numeral, an idiom or a remainder
+   word: the leak guard skips every other kana without a lookup. */
+static unsigned char kana_starts[96];
+static pthread_once_t lex_once = PTHREAD_ONCE_INIT;
+
+static void
+lex_add(const char *w, int cat, int idx)
 {
-	size_t best = 0;
+	size_t i = 0;
 
-	for (int k = 0; opwords[k].w; k++) {
-		size_t e = lit_at(s, len, i, opwords[k].w);
-
-		if (e > best) {
-			best = e;
-			*op = &opwords[k];
-		}
-	}
-	return best;
+	if (nlex >= MAX_LEX)
+		cc_die(CC_EXIT_INTERNAL, "too many coach words");
+	lexicon[nlex] = (struct lex){ w, cc_utf8_next(w, strlen(w), &i),
+	    (unsigned short)strlen(w), (unsigned char)cat, (short)idx };
+	nlex++;
 }
 
-/* Split an utterance into tokens; returns how many (at most max). */
+static void
+lex_add_list(const char *const *list, int cat)
+{
+	for (int k = 0; list[k]; k++)
+		lex_add(list[k], cat, k);
+}
+
+/* By first character, then longest first: the first match is the longest. */
+static int
+lex_cmp(const void *a, const void *b)
+{
+	const struct lex *x = a, *y = b;
+
+	if (x->first != y->first)
+		return x->first < y->first ? -1 : 1;
+	if (x->len != y->len)
+		return x->len > y->len ? -1 : 1;
+	return x->cat - y->cat;
+}
+
+static void
+lex_build(void)
+{
+	for (int k = 0; kana_morphs[k].w; k++)
+		lex_add(kana_morphs[k].w, L_KANA, k);
+	for (int k = 0; kanji_morphs[k].w; k++)
+		lex_add(kanji_morphs[k].w, L_KANJI, k);
+	for (int k = 0; opwords[k].w; k++)
+		lex_add(opwords[k].w, L_OP, k);
+	for (int k = 0; kuku_lines[k].w; k++)
+		lex_add(kuku_lines[k].w, L_KUKU, k);
+	lex_add_list(native_counts, L_NATIVE);
+	lex_add_list(en_small, L_EN_SMALL);
+	lex_add_list(en_tens, L_EN_TENS);
+	lex_add_list(kanji_mults, L_KANJI_MULT);
+	lex_add_list(minus_words, L_SIGN);
+	lex_add_list(counters, L_COUNTER);
+	lex_add_list(nonmath_counters, L_NONMATH);
+	lex_add_list(endings, L_END);
+	lex_add_list(answer_prefixes, L_PREFIX);
+	lex_add_list(remainder_words, L_REM);
+	lex_add_list(numeral_idioms, L_IDIOM);
+	lex_add_list(idiom_heads, L_IDIOM_HEAD);
+	lex_add_list(not_amount_after, L_NOT_AMOUNT);
+	lex_add_list(kana_followers, L_FOLLOWER);
+	lex_add_list(eq_words, L_EQ);
+	lex_add_list(question_words, L_Q);
+	lex_add_list(answer_marks, L_MARK);
+	lex_add_list(fillers, L_FILL);
+	lex_add_list(nonmath_heads, L_HEAD);
+	lex_add_list(particle_words, L_PART);
+	qsort(lexicon, nlex, sizeof *lexicon, lex_cmp);
+	for (size_t k = 0; k < nlex; k++)
+		if ((lexicon[k].cat == L_KANA || lexicon[k].cat == L_NATIVE ||
+		    lexicon[k].cat == L_IDIOM || lexicon[k].cat == L_REM) &&
+		    lexicon[k].first >= 0x3040 && lexicon[k].first < 0x30A0)
+			kana_starts[lexicon[k].first - 0x3040] = 1;
+}
+
+static int
+letter(int32_t cp)
+{
+	return cp >= 'a' && cp <= 'z';
+}
+
+/* The first entry whose first character is cp (nlex when none). */
+static size_t
+lex_first(int32_t cp)
+{
+	size_t lo = 0, hi = nlex;
+
+	pthread_once(&lex_once, lex_build);
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (lexicon[mid].first < cp)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Does the word x stand at s[i] (folded text)?  An ASCII word ending in a
+   letter must end there: "one" is not read in "ones". */
+static int
+lex_here(const char *s, size_t len, size_t i, const struct lex *x)
+{
+	return len - i >= x->len && memcmp(s + i, x->w, x->len) == 0 &&
+	    !(letter((unsigned char)x->w[x->len - 1]) && i + x->len < len &&
+	    letter((unsigned char)s[i + x->len]));
+}
+
+/*
+ * The longest word of category cat at s[i] of folded text: its end, or 0;
+ * *idx (if not NULL) its index in its list.
+ */
+static size_t
+lex_find(const char *s, size_t len, size_t i, int cat, int *idx)
+{
+	size_t j = i;
+	int32_t cp;
+
+	if (i >= len)
+		return 0;
+	cp = cc_utf8_next(s, len, &j);
+	for (size_t k = lex_first(cp); k < nlex && lexicon[k].first == cp; k++)
+		if (lexicon[k].cat == cat && lex_here(s, len, i, &lexicon[k])) {
+			if (idx)
+				*idx = lexicon[k].idx;
+			return i + lexicon[k].len;
+		}
+	return 0;
+}
+
+/* The longest word of every category at s[i], in one pass: end[c] (0:
+   none) and idx[c]. */
+static void
+lex_all(const char *s, size_t len, size_t i, size_t end[L_NCAT], int idx[L_NCAT])
+{
+	size_t j = i;
+	int32_t cp;
+
+	memset(end, 0, L_NCAT * sizeof *end);
+	if (i >= len)
+		return;
+	cp = cc_utf8_next(s, len, &j);
+	for (size_t k = lex_first(cp); k < nlex && lexicon[k].first == cp; k++) {
+		const struct lex *x = &lexicon[k];
+
+		if (!end[x->cat] && lex_here(s, len, i, x)) {
+			end[x->cat] = i + x->len;
+			idx[x->cat] = x->idx;
+		}
+	}
+}
+
+/* ---- the folded copy ---- */
+
+static int32_t
+fold(int32_t cp)
+{
+	if (cp >= 0xFF01 && cp <= 0xFF5E)
+		cp -= 0xFEE0;
+	if (cp >= 'A' && cp <= 'Z')
+		cp += 'a' - 'A';
+	else if (cp >= 0x30A1 && cp <= 0x30F6)
+		cp -= 0x60;
+	else if (cp == 0x3000)
+		cp = ' ';
+	else if (cp == 0x2212)
+		cp = '-';
+	else if (cp == 0x2019)	/* what’s */
+		cp = '\'';
+	return cp;
+}
+
+/* Texts up to this long are folded on the stack; longer ones (rare: a
+   child's utterance or a hint is a line) on the heap. */
+#define FOLD_STACK 2048
+
+struct folded {
+	char *s;
+	size_t len;
+	char *heap;
+	char buf[FOLD_STACK];
+};
+
+/*
+ * Fold s[0..len) into f.  Folding never lengthens a character, and a bad
+ * byte becomes the one byte 0x1A, so the copy is at most len bytes.
+ */
+static void
+fold_text(struct folded *f, const char *s, size_t len)
+{
+	size_t i = 0, o = 0;
+
+	f->heap = NULL;
+	f->s = len < sizeof f->buf ? f->buf : (f->heap = cc_xmalloc(len + 1));
+	while (i < len) {
+		size_t at = i;
+		int32_t cp = cc_utf8_next(s, len, &i);
+
+		if (cp == 0xFFFD && i - at == 1) {
+			f->s[o++] = 0x1A;
+			continue;
+		}
+		cp = fold(cp);
+		if (cp < 0x80) {
+			f->s[o++] = (char)cp;
+		} else if (cp < 0x800) {
+			f->s[o++] = (char)(0xC0 | cp >> 6);
+			f->s[o++] = (char)(0x80 | (cp & 0x3F));
+		} else if (cp < 0x10000) {
+			f->s[o++] = (char)(0xE0 | cp >> 12);
+			f->s[o++] = (char)(0x80 | (cp >> 6 & 0x3F));
+			f->s[o++] = (char)(0x80 | (cp & 0x3F));
+		} else {
+			f->s[o++] = (char)(0xF0 | cp >> 18);
+			f->s[o++] = (char)(0x80 | (cp >> 12 & 0x3F));
+			f->s[o++] = (char)(0x80 | (cp >> 6 & 0x3F));
+			f->s[o++] = (char)(0x80 | (cp & 0x3F));
+		}
+	}
+	f->s[o] = '\0';
+	f->len = o;
+}
+
+static void
+folded_release(struct folded *f)
+{
+	free(f->heap);
+	f->heap = NULL;
+}
+
+/* Where byte fe of the folded copy of s lies in s. */
+static size_t
+unfolded_pos(const char *s, size_t len, size_t fe)
+{
+	size_t i = 0, o = 0;
+
+	while (i < len && o < fe) {
+		size_t at = i;
+		int32_t cp = cc_utf8_next(s, len, &i);
+
+		if (cp == 0xFFFD && i - at == 1)
+			o++;
+		else
+			cp = fold(cp), o += cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+	}
+	return i;
+}
+
+/* The character at s[*i] of folded text, advancing *i; -1 at the end. */
+static int32_t
+fnext(const char *s, size_t len, size_t *i)
+{
+	if (*i >= len)
+		return -1;
+	return cc_utf8_next(s, len, i);
+}
+
+static int32_t
+fpeek(const char *s, size_t len, size_t i)
+{
+	return fnext(s, len, &i);
+}
+
+/* The character that ends just before byte i, or -1 at the start. */
+static int32_t
+fprev(const char *s, size_t i)
+{
+	size_t k = i;
+
+	if (i == 0)
+		return -1;
+	while (k > 0 && i - k < 4 && ((unsigned char)s[k - 1] & 0xC0) == 0x80)
+		k--;
+	if (k > 0)
+		k--;
+	return fnext(s, i, &k);
+}
+
+static int
+blank(int32_t cp)
+{
+	return cp == ' ' || cp == '\t' || cp == '\n' || cp == '\r' || cp == '\v' ||
+	    cp == '\f';
+}
+
+static int
+hiragana(int32_t cp)
+{
+	return cp >= 0x3041 && cp <= 0x309F;
+}
+
+static int
+digit(int32_t cp)
+{
+	return cp >= '0' && cp <= '9';
+}
+
+static size_t
+skip_blanks(const char *s, size_t len, size_t i)
+{
+	while (i < len && blank((unsigned char)s[i]))
+		i++;
+	return i;
+}
+
+/* The end of lit when folded s[i] begins with it, else 0 (an ASCII word
+   must end there too). */
+static size_t
+lit_at(const char *s, size_t len, size_t i, const char *lit)
+{
+	size_t ll = strlen(lit);
+
+	if (len - i < ll || i > len || memcmp(s + i, lit, ll) != 0)
+		return 0;
+	if (letter((unsigned char)lit[ll - 1]) && i + ll < len && letter((unsigned char)s[i + ll]))
+		return 0;
+	return i + ll;
+}
+
+/* ---- reading numbers (in folded text) ---- */
+
+enum numkind { NK_DIGITS = 1, NK_KANJI, NK_KANA, NK_ENGLISH };
+
+struct numread {
+	double value;
+	size_t end;
+	enum numkind kind;
+	int parts;		/* morphemes or words read */
+	int decimals;		/* digits after the point */
+	int lead_zero;		/* digits: "07" */
+	int lone;		/* kana: a single digit morpheme (に し ご く) */
+	/* kana ending in the digit に: the number without it, for "じゅうに"
+	   read as "じゅう" + the particle に */
+	double alt_value;
+	size_t alt_end;
+};
+
+/* The longest numeral morpheme at s[i]; its end or 0. */
+static size_t
+morph_at(const char *s, size_t len, size_t i, int kanji, const struct morph **m)
+{
+	int k = 0;
+	size_t e = lex_find(s, len, i, kanji ? L_KANJI : L_KANA, &k);
+
+	if (e)
+		*m = kanji ? &kanji_morphs[k] : &kana_morphs[k];
+	return e;
+}
+
+static int
+kanji_numeral(int32_t cp)
+{
+	return cp == 0x3007 || cp == 0x96F6 || cp == 0x4E00 || cp == 0x4E8C ||
+	    cp == 0x4E09 || cp == 0x56DB || cp == 0x4E94 || cp == 0x516D ||
+	    cp == 0x4E03 || cp == 0x516B || cp == 0x4E5D || cp == 0x5341 ||
+	    cp == 0x767E || cp == 0x5343 || cp == 0x4E07 || cp == 0x5104;
+}
+
+/* A run of ASCII digits standing as one digit of a kanji numeral (the 5 of
+   2千5百): its end and value, or 0. */
+static size_t
+digit_coefficient(const char *s, size_t len, size_t i, double *v)
+{
+	size_t j = i;
+	int n = 0;
+
+	*v = 0;
+	while (j < len && digit((unsigned char)s[j]) && n < 4) {
+		*v = *v * 10 + (s[j] - '0');
+		j++;
+		n++;
+	}
+	if (!n || (j < len && (digit((unsigned char)s[j]) || s[j] == '.')))
+		return 0;
+	return j;
+}
+
+/*
+ * A Japanese numeral at s[i] by the grammar above; cur0 >= 0 continues
+ * one whose coefficient was written in digits (3万, 2千).  Returns the end,
+ * 0 when no number is there.
+ */
+static size_t
+read_japanese(const char *s, size_t len, size_t i, int kanji, double cur0,
+    struct numread *nr)
+{
+	double total = 0, section = 0, cur = cur0, last_mult = 1e9, last_big = 1e12;
+	size_t end = i, last_at = i;
+	const struct morph *m = NULL, *last = NULL;
+	struct morph digits;	/* outlives the loop: last may point to it */
+	int parts = 0;
+
+	for (;;) {
+		size_t e = morph_at(s, len, i, kanji, &m);
+
+		if (!e && kanji && cur < 0 && parts &&
+		    (e = digit_coefficient(s, len, i, &digits.v))) {
+			/* 2千5百: digits between kanji multipliers */
+			digits.kind = M_DIGIT;
+			digits.flags = 0;
+			digits.w = "";
+			m = &digits;
+		}
+		if (!e)
+			break;
+		if (m->kind == M_DIGIT) {
+			const struct morph *n = NULL;
+
+			if (cur >= 0)
+				break;	/* two digits: the number ended */
+			if ((m->flags & F_NEEDS_MULT) &&
+			    (!morph_at(s, len, e, kanji, &n) || n->kind != M_MULT))
+				break;
+			if ((m->flags & F_NEEDS_POINT) &&
+			    (!morph_at(s, len, e, kanji, &n) || n->kind != M_POINT))
+				break;
+			cur = m->v;
+		} else if (m->kind == M_MULT) {
+			if ((m->flags & F_AFTER_DIGIT) && cur < 0)
+				break;
+			if (m->v >= last_mult)
+				break;	/* 十百: not falling */
+			section += (cur < 0 ? 1 : cur) * m->v;
+			cur = -1;
+			last_mult = m->v;
+		} else if (m->kind == M_BIG) {
+			double group = section + (cur < 0 ? 0 : cur);
+
+			if (group == 0 || m->v >= last_big)
+				break;
+			total += group * m->v;
+			section = 0;
+			cur = -1;
+			last_mult = 1e9;
+			last_big = m->v;
+		} else {	/* a point: decimals, one digit morpheme each */
+			size_t j = e;
+			double frac = 0, scale = 0.1;
+			int nd = 0;
+
+			if (parts == 0 && cur0 < 0)
+				break;
+			for (;;) {
+				const struct morph *d = NULL;
+				size_t de = morph_at(s, len, j, kanji, &d);
+
+				if (!de || d->kind != M_DIGIT || (d->flags & F_NEEDS_MULT))
+					break;
+				frac += d->v * scale;
+				scale /= 10;
+				nd++;
+				j = de;
+			}
+			if (!nd)
+				break;
+			nr->decimals = nd;
+			total += frac;
+			end = j;
+			parts++;
+			last = NULL;
+			break;
+		}
+		last = m;
+		last_at = i;
+		i = end = e;
+		parts++;
+	}
+	if (!parts)
+		return 0;
+	nr->value = total + section + (cur < 0 ? 0 : cur);
+	nr->end = end;
+	nr->parts = parts;
+	nr->lone = parts == 1 && last && last->kind == M_DIGIT;
+	if (last && last->kind == M_DIGIT && last->v == 2 && parts > 1 && !kanji) {
+		/* "じゅうに" may be じゅう and the particle に; "じゅうにん" and
+		   "じゅうにち" are that and a counter, never 12 */
+		int32_t after = fpeek(s, len, end);
+
+		nr->alt_value = nr->value - 2;
+		nr->alt_end = last_at;
+		if (after == 0x3093 /* ん */ || after == 0x3061 /* ち */) {
+			nr->value = nr->alt_value;
+			nr->end = last_at;
+			nr->alt_end = 0;
+		}
+	}
+	return nr->end;
+}
+
+/* Kanji digits written positionally with a zero: 二〇二五, 一〇〇. */
+static size_t
+read_kanji_positional(const char *s, size_t len, size_t i, struct numread *nr)
+{
+	const struct morph *m = NULL;
+	double v = 0;
+	int n = 0, zero = 0;
+	size_t e;
+
+	while ((e = morph_at(s, len, i, 1, &m)) && m->kind == M_DIGIT) {
+		v = v * 10 + m->v;
+		zero |= m->v == 0;
+		n++;
+		i = e;
+	}
+	if (n < 2 || !zero)
+		return 0;
+	nr->value = v;
+	nr->end = i;
+	nr->parts = n;
+	return i;
+}
+
+/* English number words: "sixty-eight", "a hundred and five", "two
+   thousand", "three point five". */
+static size_t
+read_english(const char *s, size_t len, size_t i, struct numread *nr)
+{
+	double total = 0, small = 0, hundreds = 0;
+	int parts = 0, have_unit = 0, have_tens = 0, k = 0;
+	size_t end = i, e;
+
+	for (;;) {
+		size_t j = i;
+
+		if (parts) {	/* between words: blanks, a hyphen, "and" */
+			size_t a;
+
+			j = skip_blanks(s, len, j);
+			if (j < len && s[j] == '-')
+				j = skip_blanks(s, len, j + 1);
+			else if ((a = lit_at(s, len, j, "and")) && (hundreds || total))
+				j = skip_blanks(s, len, a);
+		}
+		if ((e = lit_at(s, len, j, "a")) && !parts) {
+			size_t h = skip_blanks(s, len, e);
+
+			if (lit_at(s, len, h, "hundred") || lit_at(s, len, h, "thousand")) {
+				small = 1;
+				have_unit = 1;
+				parts++;
+				i = end = e;
+				continue;
+			}
+		}
+		if ((e = lex_find(s, len, j, L_EN_SMALL, &k))) {
+			if (have_unit || (have_tens && k >= 10) || (parts && k == 0))
+				break;
+			small += k;
+			have_unit = 1;
+		} else if ((e = lex_find(s, len, j, L_EN_TENS, &k))) {
+			if (have_unit || have_tens)
+				break;
+			small += en_tens_value[k];
+			have_tens = 1;
+		} else if ((e = lit_at(s, len, j, "hundred"))) {
+			if (!small || small >= 10 || hundreds)
+				break;
+			hundreds = small * 100;
+			small = 0;
+			have_unit = have_tens = 0;
+		} else if ((e = lit_at(s, len, j, "thousand")) || (e = lit_at(s, len, j, "million"))) {
+			double big = s[j] == 't' ? 1e3 : 1e6;
+			double group = hundreds + small;
+
+			if (!group)
+				break;
+			total += group * big;
+			hundreds = small = 0;
+			have_unit = have_tens = 0;
+		} else if ((e = lit_at(s, len, j, "point")) && parts) {
+			double frac = 0, scale = 0.1;
+			int nd = 0;
+			size_t p = e;
+
+			for (;;) {
+				size_t d = skip_blanks(s, len, p), de = lex_find(s, len, d, L_EN_SMALL, &k);
+
+				if (!de || k > 9)
+					break;
+				frac += k * scale;
+				scale /= 10;
+				nd++;
+				p = de;
+			}
+			if (!nd)
+				break;
+			total += frac;
+			nr->decimals = nd;
+			end = p;
+			parts++;
+			break;
+		} else {
+			break;
+		}
+		parts++;
+		i = end = e;
+	}
+	if (!parts)
+		return 0;
+	nr->value = total + hundreds + small;
+	nr->end = end;
+	nr->parts = parts;
+	return end;
+}
+
+/* Digits, with thousands separators and a decimal point; a kanji
+   multiplier after whole digits continues the number (3万). */
+static size_t
+read_digits(const char *s, size_t len, size_t i, struct numread *nr)
+{
+	char buf[CC_CALC_NUMLEN];
+	size_t n = 0, j = i, group_len = 0;
+	int first_group = 1, ok = 1;
+
+	for (;;) {	/* the whole part */
+		if (j < len && digit((unsigned char)s[j])) {
+			if (n + 2 < sizeof buf)
+				buf[n++] = s[j];
+			else
+				ok = 0;
+			group_len++;
+			j++;
+			continue;
+		}
+		if (j < len && s[j] == ',' && (first_group ? group_len <= 3 : group_len == 3)) {
+			/* a separator only before exactly three digits */
+			size_t k = j + 1;
+			int d = 0;
+
+			while (d < 4 && k < len && digit((unsigned char)s[k]))
+				d++, k++;
+			if (d == 3) {
+				first_group = 0;
+				group_len = 0;
+				j++;
+				continue;
+			}
+		}
+		break;
+	}
+	if (!first_group && group_len != 3)
+		return 0;
+	nr->lead_zero = n > 1 && buf[0] == '0';
+	if (j + 1 < len && s[j] == '.' && digit((unsigned char)s[j + 1])) {
+		if (n + 2 < sizeof buf)
+			buf[n++] = '.';
+		j++;
+		while (j < len && digit((unsigned char)s[j])) {
+			if (n + 2 < sizeof buf)
+				buf[n++] = s[j];
+			else
+				ok = 0;
+			nr->decimals++;
+			j++;
+		}
+	}
+	buf[n] = '\0';
+	if (!ok)
+		return 0;
+	nr->value = strtod_l(buf, NULL, c_locale());
+	nr->end = j;
+	nr->parts = 1;
+	if (!isfinite(nr->value))
+		return 0;
+	if (!nr->decimals && lex_find(s, len, j, L_KANJI_MULT, NULL)) {
+		struct numread k = {0};
+
+		if (read_japanese(s, len, j, 1, nr->value, &k) > j) {
+			nr->value = k.value;
+			nr->end = k.end;
+			nr->parts += k.parts;
+			nr->decimals = k.decimals;
+		}
+	}
+	return nr->end;
+}
+
+/* Any number at s[i]; 0 when none.  No boundary rules: callers add them. */
+static size_t
+read_number(const char *s, size_t len, size_t i, struct numread *nr)
+{
+	int32_t cp = fpeek(s, len, i);
+	int k;
+	size_t e;
+
+	memset(nr, 0, sizeof *nr);
+	if (digit(cp)) {
+		nr->kind = NK_DIGITS;
+		return read_digits(s, len, i, nr);
+	}
+	if (kanji_numeral(cp)) {
+		nr->kind = NK_KANJI;
+		if (read_kanji_positional(s, len, i, nr))
+			return nr->end;
+		memset(nr, 0, sizeof *nr);
+		nr->kind = NK_KANJI;
+		return read_japanese(s, len, i, 1, -1, nr);
+	}
+	if (hiragana(cp)) {
+		nr->kind = NK_KANA;
+		if ((e = lex_find(s, len, i, L_NATIVE, &k))) {
+			nr->value = k + 1;
+			nr->end = e;
+			nr->parts = 1;
+			return e;
+		}
+		return read_japanese(s, len, i, 0, -1, nr);
+	}
+	if (letter(cp) && !letter(fprev(s, i))) {
+		nr->kind = NK_ENGLISH;
+		return read_english(s, len, i, nr);
+	}
+	return 0;
+}
+
+/* A sign at s[i]: the end after it (and blanks), *neg set; else i. */
+static size_t
+read_sign(const char *s, size_t len, size_t i, int *neg)
+{
+	size_t e;
+
+	*neg = 0;
+	if ((e = lex_find(s, len, i, L_SIGN, NULL))) {
+		*neg = 1;
+		return skip_blanks(s, len, e);
+	}
+	if (i < len && s[i] == '+')
+		return skip_blanks(s, len, i + 1);
+	return i;
+}
+
+size_t
+cc_calc_scan_number(const char *s, size_t len, double *value)
+{
+	struct folded f;
+	struct numread nr;
+	size_t e;
+
+	*value = 0;
+	if (!s)
+		return 0;
+	fold_text(&f, s, len);
+	if ((e = read_number(f.s, f.len, 0, &nr)))
+		*value = nr.value;
+	folded_release(&f);
+	return e ? unfolded_pos(s, len, e) : 0;
+}
+
+int
+cc_calc_read_number(const char *s, size_t len, double *value)
+{
+	struct folded f;
+	struct numread nr;
+	size_t i, e;
+	int neg, r = -1;
+
+	*value = 0;
+	if (!s)
+		return -1;
+	fold_text(&f, s, len);
+	i = read_sign(f.s, f.len, skip_blanks(f.s, f.len, 0), &neg);
+	if ((e = read_number(f.s, f.len, i, &nr)) && skip_blanks(f.s, f.len, e) == f.len) {
+		*value = neg ? -nr.value : nr.value;
+		r = 0;
+	}
+	folded_release(&f);
+	return r;
+}
+
+/* ---- a child's answer ---- */
+
+/* After s[i] only endings, blanks and punctuation?  (An optional counter
+   first when counter is set.) */
+static int
+only_endings(const char *s, size_t len, size_t i, int counter)
+{
+	size_t e;
+
+	i = skip_blanks(s, len, i);
+	/* a counter, unless an ending is longer there (じゃない is no じ) */
+	if (counter && (e = lex_find(s, len, i, L_COUNTER, NULL)) &&
+	    e > lex_find(s, len, i, L_NONMATH, NULL) && e > lex_find(s, len, i, L_END, NULL))
+		i = e;
+	for (;;) {
+		i = skip_blanks(s, len, i);
+		if (i >= len)
+			return 1;
+		if (!(e = lex_find(s, len, i, L_END, NULL)))
+			return 0;
+		i = e;
+	}
+}
+
+/* Skip a counter (not one of another task's) at s[i]. */
+static size_t
+skip_counter(const char *s, size_t len, size_t i)
+{
+	size_t e, j = skip_blanks(s, len, i);
+
+	if ((e = lex_find(s, len, j, L_COUNTER, NULL)) && e > lex_find(s, len, j, L_NONMATH, NULL))
+		return e;
+	return i;
+}
+
+/*
+ * An answer at s[i]: a number, or a quotient, a remainder word and a
+ * remainder, each maybe with a counter.  Returns the end, 0 when none.
+ */
+static size_t
+read_answer_at(const char *s, size_t len, size_t i, struct cc_calc_answer *a)
+{
+	struct numread q, r;
+	size_t e, j;
+	int neg;
+
+	i = read_sign(s, len, i, &neg);
+	if (!(e = read_number(s, len, i, &q)))
+		return 0;
+	a->kind = CC_CALC_ANSWER_NUMBER;
+	a->value = neg ? -q.value : q.value;
+	a->remainder = 0;
+	j = skip_blanks(s, len, skip_counter(s, len, e));
+	if ((j = lex_find(s, len, j, L_REM, NULL))) {
+		j = skip_blanks(s, len, j);
+		if (!neg && read_number(s, len, j, &r)) {
+			a->kind = CC_CALC_ANSWER_REMAINDER;
+			a->remainder = r.value;
+			return skip_counter(s, len, r.end);
+		}
+	}
+	return e;
+}
+
+static void
+parse_answer(const char *s, size_t len, struct cc_calc_answer *a)
+{
+	size_t i = 0, e;
+
+	memset(a, 0, sizeof *a);
+	for (;;) {	/* こたえは, えっと, ... */
+		i = skip_blanks(s, len, i);
+		if (!(e = lex_find(s, len, i, L_PREFIX, NULL)))
+			break;
+		i = e;
+	}
+	if (!(e = read_answer_at(s, len, i, a)) ||
+	    !only_endings(s, len, e, a->kind == CC_CALC_ANSWER_NUMBER))
+		memset(a, 0, sizeof *a);
+}
+
+void
+cc_calc_parse_answer(const char *s, size_t len, struct cc_calc_answer *a)
+{
+	struct folded f;
+
+	memset(a, 0, sizeof *a);
+	if (!s)
+		return;
+	fold_text(&f, s, len);
+	parse_answer(f.s, f.len, a);
+	folded_release(&f);
+}
+
+/* ---- the leak guard ---- */
+
+/* Kana before a numeral that end a word: particles. */
+static int
+kana_left_ok(int32_t prev)
+{
+	static const int32_t particles[] = {
+		0x306F /* は */, 0x304C /* が */, 0x3092 /* を */, 0x3068 /* と */,
+		0x3082 /* も */, 0x306E /* の */, 0x3067 /* で */, 0x3084 /* や */,
+		0x3078 /* へ */, 0x306B /* に */, 0x306D /* ね */, 0x3088 /* よ */,
+		0x3066 /* て */,
+	};
+
+	if (prev < 0 || (!hiragana(prev) && !digit(prev)))
+		return 1;
+	for (size_t k = 0; k < sizeof particles / sizeof particles[0]; k++)
+		if (prev == particles[k])
+			return 1;
+	return 0;
+}
+
+static int
+kana_right_ok(const char *s, size_t len, size_t e)
+{
+	int32_t next = fpeek(s, len, e);
+
+	return next < 0 || !hiragana(next) || lex_find(s, len, e, L_FOLLOWER, NULL);
+}
+
+/* 1 if x, written with d decimals, says v: equal, or v rounded to d
+   places (a reply's "0.3" for 0.30000000000000004).  Signs aside: a dash
+   before a number is as often punctuation as a minus. */
+static int
+says(double x, int d, double v)
+{
+	x = fabs(x);
+	v = fabs(v);
+	if (fabs(x - v) <= 1e-9 * fmax(1, v))
+		return 1;
+	return d > 0 && d < 16 && fabs(x - v) <= 0.5 * pow(10, -d) * (1 + 1e-9);
+}
+
+struct target {
+	int remainder;
+	double v, q, r;
+	int nq, nr, marked;	/* remainder: counts, and "あまり R" seen */
+};
+
+/* Note a number stated in the text; 1 when it settles the question. */
+static int
+note(struct target *t, double x, int d, int after_marker)
+{
+	if (!t->remainder)
+		return says(x, d, t->v);
+	if (says(x, d, t->r)) {
+		t->nr++;
+		if (after_marker)
+			t->marked = 1;
+	}
+	if (says(x, d, t->q))
+		t->nq++;
+	return t->marked || (t->nq && t->nr && (t->q != t->r || t->nq >= 2));
+}
+
+/* 1 if the kanji 一 at s[i] ends a word (統一, 唯一, 第一). */
+static int
+after_idiom_head(const char *s, size_t i)
+{
+	for (int h = 0; idiom_heads[h]; h++) {
+		size_t hl = strlen(idiom_heads[h]);
+
+		if (i >= hl && memcmp(s + i - hl, idiom_heads[h], hl) == 0)
+			return 1;
+	}
+	return 0;
+}
+
+static int
+states(const char *text, size_t len, const struct target *t0)
+{
+	struct target t = *t0;
+	size_t i = 0, marker_end = (size_t)-1;
+
+	pthread_once(&lex_once, lex_build);
+	while (i < len) {
+		struct numread nr;
+		int32_t cp = fpeek(text, len, i), prev;
+		size_t e, after;
+		int ok = 1;
+
+		/* most characters begin nothing: skip them without a lookup */
+		if (hiragana(cp) ? !kana_starts[cp - 0x3040] :
+		    !(digit(cp) || letter(cp) || kanji_numeral(cp) || cp == 0x4F59 /* 余 */ ||
+		    cp == 0x2026 || cp == 0x2025 || cp == '.' || cp == 0x30FB)) {
+			fnext(text, len, &i);
+			continue;
+		}
+		prev = fprev(text, i);
+		if (t.remainder && (e = lex_find(text, len, i, L_REM, NULL)) &&
+		    !(letter(cp) && letter(prev))) {
+			/* "あまり 2", "あまりは2": what follows is the remainder */
+			after = skip_blanks(text, len, e);
+			while ((e = lit_at(text, len, after, "は")) || (e = lit_at(text, len, after, "が")) ||
+			    (e = lit_at(text, len, after, ":")) || (e = lit_at(text, len, after, "=")))
+				after = skip_blanks(text, len, e);
+			marker_end = after;
+			i = after > i ? after : i + 1;
+			continue;
+		}
+		if ((e = lex_find(text, len, i, L_IDIOM, NULL)) &&
+		    (!hiragana(cp) || kana_left_ok(prev))) {
+			i = e;
+			continue;
+		}
+		if (!(e = read_number(text, len, i, &nr))) {
+			fnext(text, len, &i);
+			continue;
+		}
+		if (nr.kind == NK_KANA)	/* right after あまり: a remainder */
+			ok = marker_end == i || (kana_left_ok(prev) && !digit(prev));
+		else if (nr.kind == NK_KANJI && nr.parts == 1 && nr.value == 1)
+			ok = !after_idiom_head(text, i);
+		after = e;
+		if (lex_find(text, len, after, L_NOT_AMOUNT, NULL) ||
+		    lex_find(text, len, skip_counter(text, len, after), L_NOT_AMOUNT, NULL))
+			ok = 0;
+		if (ok && nr.kind == NK_KANA && !kana_right_ok(text, len, e)) {
+			ok = 0;
+			/* "じゅうにする": じゅう and the particle に */
+			if (nr.alt_end && kana_right_ok(text, len, nr.alt_end) &&
+			    note(&t, nr.alt_value, 0, marker_end == i))
+				return 1;
+		}
+		if (ok && note(&t, nr.value, nr.decimals, marker_end == i))
+			return 1;
+		if (nr.kind == NK_DIGITS || ok)
+			i = e;	/* never start again inside a number: 168 holds no 68 */
+		else
+			fnext(text, len, &i);
+	}
+	return 0;
+}
+
+int
+cc_calc_states_value(const char *text, size_t len, const char *answer)
+{
+	struct cc_calc_answer a;
+	struct target t = {0};
+	struct folded f;
+	int r;
+
+	if (!text || !answer)
+		return 0;
+	cc_calc_parse_answer(answer, strlen(answer), &a);
+	if (a.kind == CC_CALC_ANSWER_NONE)
+		return 0;
+	t.remainder = a.kind == CC_CALC_ANSWER_REMAINDER;
+	t.v = t.q = a.value;
+	t.r = a.remainder;
+	fold_text(&f, text, len);
+	r = states(f.s, f.len, &t);
+	folded_release(&f);
+	return r;
+}
+/* ---- what an utterance states ---- */
+
+enum tk {
+	K_NUM, K_OP, K_EQ, K_Q, K_REM, K_MARK, K_FILL, K_END, K_COUNTER,
+	K_NONMATH, K_HEAD, K_PART, K_LP, K_RP, K_OTHER
+};
+
+struct token {
+	enum tk kind;
+	char op;		/* K_OP: + - * /; K_PART: t(と) n(に) k(から) w(を) d(で) */
+	int word;		/* K_OP: 1 spelt as a word (たす, plus); 2 only in
+				   "AとBをあわせる" */
+	struct numread num;	/* K_NUM */
+	size_t start, end;
+};
+
+#define MAX_TOKENS 96
+
+
+
+
+
+/* The word kinds of a token after numbers and operators, in the order
+   that breaks a tie. */
+static const struct {
+	int cat;
+	enum tk kind;
+} kinds[] = {
+	{ L_EQ, K_EQ }, { L_Q, K_Q }, { L_REM, K_REM }, { L_MARK, K_MARK },
+	{ L_FILL, K_FILL }, { L_END, K_END }, { L_COUNTER, K_COUNTER },
+	{ L_NONMATH, K_NONMATH }, { L_HEAD, K_HEAD }, { L_PART, K_PART },
+};
+
+/* Split folded text into tokens; returns how many (at most max). */
 static size_t
 tokenize(const char *s, size_t len, struct token *t, size_t max)
 {
@@ -1080,10 +1366,9 @@ tokenize(const char *s, size_t len, struct token *t, size_t max)
 
 	while (n < max) {
 		struct token c = { .kind = K_OTHER };
-		const struct opword *op = NULL;
-		size_t e, best;
+		size_t e, best, end[L_NCAT];
 		int32_t cp;
-		int k = 0;
+		int idx[L_NCAT];
 
 		i = skip_blanks(s, len, i);
 		if (i >= len)
@@ -1096,36 +1381,24 @@ tokenize(const char *s, size_t len, struct token *t, size_t max)
 			best = e;
 			c.kind = K_NUM;
 		}
-		if ((e = longest(s, len, i, numeral_idioms, NULL)) >= best && e) {
-			best = e;
+		lex_all(s, len, i, end, idx);
+		if (end[L_IDIOM] >= best && end[L_IDIOM]) {	/* ごはん is no ご */
+			best = end[L_IDIOM];
 			c.kind = K_OTHER;
 		}
-#define TRY(kind_, list_) \
-		if ((e = longest(s, len, i, list_, &k)) > best) { \
-			best = e; \
-			c.kind = kind_; \
-		}
-		if ((e = op_at(s, len, i, &op)) > best) {
-			best = e;
+		if (end[L_OP] > best) {
+			best = end[L_OP];
 			c.kind = K_OP;
-			c.op = op->op;
-			c.word = op->word;
+			c.op = opwords[idx[L_OP]].op;
+			c.word = opwords[idx[L_OP]].word;
 		}
-		TRY(K_EQ, eq_words)
-		TRY(K_Q, question_words)
-		TRY(K_REM, remainder_words)
-		TRY(K_MARK, answer_marks)
-		TRY(K_FILL, fillers)
-		TRY(K_END, endings)
-		TRY(K_COUNTER, counters)
-		TRY(K_NONMATH, nonmath_counters)
-		TRY(K_HEAD, nonmath_heads)
-		if ((e = longest(s, len, i, particle_words, &k)) > best) {
-			best = e;
-			c.kind = K_PART;
-			c.op = particle_codes[k];
-		}
-#undef TRY
+		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
+			if (end[kinds[k].cat] > best) {
+				best = end[kinds[k].cat];
+				c.kind = kinds[k].kind;
+				if (c.kind == K_PART)
+					c.op = particle_codes[idx[L_PART]];
+			}
 		if (!best && (cp == '(' || cp == ')')) {
 			best = i;
 			fnext(s, len, &best);
@@ -1161,12 +1434,16 @@ put(char *buf, size_t *bl, const char *text)
 	return 0;
 }
 
+/* Append v as the evaluator and the answer reader read it back: never
+   in exponent form (1e-05), which neither takes. */
 static int
 put_number(char *buf, size_t *bl, double v)
 {
 	char num[CC_CALC_NUMLEN];
 
-	return put(buf, bl, cc_calc_format(v, num));
+	if (strchr(cc_calc_format(v, num), 'e'))
+		return -1;
+	return put(buf, bl, num);
 }
 
 /*
@@ -1381,50 +1658,16 @@ find_particles(const struct token *t, size_t n, struct cc_calc_utterance *u)
 	return 0;
 }
 
-/* The lines of the 九九 as they are recited, with their factors. */
-static const struct kuku {
-	const char *w;
-	char a, b;
-} kuku_lines[] = {
-	{ "いんいち", 1, 1 }, { "いんに", 1, 2 }, { "いんさん", 1, 3 }, { "いんし", 1, 4 },
-	{ "いんご", 1, 5 }, { "いんろく", 1, 6 }, { "いんしち", 1, 7 }, { "いんはち", 1, 8 },
-	{ "いんく", 1, 9 },
-	{ "にいち", 2, 1 }, { "ににん", 2, 2 }, { "にさん", 2, 3 }, { "にし", 2, 4 },
-	{ "にご", 2, 5 }, { "にろく", 2, 6 }, { "にしち", 2, 7 }, { "にはち", 2, 8 },
-	{ "にく", 2, 9 },
-	{ "さんいち", 3, 1 }, { "さんに", 3, 2 }, { "さざん", 3, 3 }, { "さんし", 3, 4 },
-	{ "さんご", 3, 5 }, { "さぶろく", 3, 6 }, { "さんしち", 3, 7 }, { "さんぱ", 3, 8 },
-	{ "さんく", 3, 9 },
-	{ "しいち", 4, 1 }, { "しに", 4, 2 }, { "しさん", 4, 3 }, { "しし", 4, 4 },
-	{ "しご", 4, 5 }, { "しろく", 4, 6 }, { "ししち", 4, 7 }, { "しは", 4, 8 },
-	{ "しく", 4, 9 },
-	{ "ごいち", 5, 1 }, { "ごに", 5, 2 }, { "ごさん", 5, 3 }, { "ごし", 5, 4 },
-	{ "ごご", 5, 5 }, { "ごろく", 5, 6 }, { "ごしち", 5, 7 }, { "ごは", 5, 8 },
-	{ "ごっく", 5, 9 },
-	{ "ろくいち", 6, 1 }, { "ろくに", 6, 2 }, { "ろくさん", 6, 3 }, { "ろくし", 6, 4 },
-	{ "ろくご", 6, 5 }, { "ろくろく", 6, 6 }, { "ろくしち", 6, 7 }, { "ろくは", 6, 8 },
-	{ "ろっく", 6, 9 },
-	{ "しちいち", 7, 1 }, { "しちに", 7, 2 }, { "しちさん", 7, 3 }, { "しちし", 7, 4 },
-	{ "しちご", 7, 5 }, { "しちろく", 7, 6 }, { "しちしち", 7, 7 }, { "しちは", 7, 8 },
-	{ "しちく", 7, 9 },
-	{ "はちいち", 8, 1 }, { "はちに", 8, 2 }, { "はちさん", 8, 3 }, { "はちし", 8, 4 },
-	{ "はちご", 8, 5 }, { "はちろく", 8, 6 }, { "はちしち", 8, 7 }, { "はっぱ", 8, 8 },
-	{ "はっく", 8, 9 },
-	{ "くいち", 9, 1 }, { "くに", 9, 2 }, { "くさん", 9, 3 }, { "くし", 9, 4 },
-	{ "くご", 9, 5 }, { "くろく", 9, 6 }, { "くしち", 9, 7 }, { "くは", 9, 8 },
-	{ "くく", 9, 9 },
-	{ NULL, 0, 0 }
-};
 
 /* One digit 1-9 as a factor is recited (kana or kanji), at s[i]. */
 static size_t
 factor_at(const char *s, size_t len, size_t i, int *d)
 {
 	const struct morph *m = NULL;
-	size_t e = morph_at(s, len, i, kana_morphs, &m);
+	size_t e = morph_at(s, len, i, 0, &m);
 
 	if (!e)
-		e = morph_at(s, len, i, kanji_morphs, &m);
+		e = morph_at(s, len, i, 1, &m);
 	if (!e || m->kind != M_DIGIT || m->flags || m->v < 1)
 		return 0;
 	*d = (int)m->v;
@@ -1473,7 +1716,7 @@ recitation(const char *s, size_t len, struct cc_calc_utterance *u)
 
 	for (;;) {
 		i = skip_blanks(s, len, i);
-		if (!(e = longest(s, len, i, fillers, NULL)))
+		if (!(e = lex_find(s, len, i, L_FILL, NULL)))
 			break;
 		i = e;
 	}
@@ -1501,15 +1744,12 @@ recitation(const char *s, size_t len, struct cc_calc_utterance *u)
 	return 0;
 }
 
-int
-cc_calc_from_words(const char *text, size_t len, struct cc_calc_utterance *u)
+static int
+from_words(const char *text, size_t len, struct cc_calc_utterance *u)
 {
 	struct token t[MAX_TOKENS];
 	size_t n, j, e;
 
-	memset(u, 0, sizeof *u);
-	if (!text)
-		return 0;
 	if (recitation(text, len, u))
 		return CC_CALC_HAS_EXPR | (u->answer[0] ? CC_CALC_HAS_ANSWER : 0);
 	n = tokenize(text, len, t, MAX_TOKENS);
@@ -1530,4 +1770,19 @@ cc_calc_from_words(const char *text, size_t len, struct cc_calc_utterance *u)
 			return 0;
 		}
 	return CC_CALC_HAS_ANSWER;
+}
+
+int
+cc_calc_from_words(const char *text, size_t len, struct cc_calc_utterance *u)
+{
+	struct folded f;
+	int r;
+
+	memset(u, 0, sizeof *u);
+	if (!text)
+		return 0;
+	fold_text(&f, text, len);
+	r = from_words(f.s, f.len, u);
+	folded_release(&f);
+	return r;
 }
