@@ -570,7 +570,8 @@ hint_text(const struct cc_texts *hints, const struct cc_calc_check *c, int grade
 		snprintf(keys[nk++], 64, "calc.noanswer.g%d", grade);
 		snprintf(keys[nk++], 64, "calc.noanswer");
 	} else {
-		mname = cc_calc_mistake_name(c->mistake);
+		if (!(mname = cc_calc_mistake_name(c->mistake)))
+			mname = "other";
 		snprintf(keys[nk++], 64, "calc.%s.g%d", mname, grade);
 		snprintf(keys[nk++], 64, "calc.%s", mname);
 	}

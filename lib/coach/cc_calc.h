@@ -93,7 +93,7 @@ int cc_calc_read_number(const char *s, size_t len, double *value);
 
 /*
  * A child's answer: a number, or a quotient and a remainder ("3あまり2",
- * "３あまり２", "3余り2", "3…2", "3 r 2", "3 remainder 2").  The number is
+ * "３あまり２", "3余り2", "3…2", "3 r 2", "3 remainder 2", "2あまりなし").  The number is
  * read as cc_calc_read_number() reads it; around it may stand what a child
  * types: a leading answer phrase (こたえは, 答えは, the answer is), one
  * counter or unit after it (68こ, 8本, 12cm, 5えん, 3つ, ...), and endings

@@ -1127,6 +1127,10 @@ read_answer_at(const char *s, size_t len, size_t i, struct cc_calc_answer *a)
 			a->remainder = r.value;
 			return skip_counter(s, len, r.end);
 		}
+		if (!neg && (e = lit_at(s, len, j, "なし"))) {	/* 2あまりなし: none left */
+			a->kind = CC_CALC_ANSWER_REMAINDER;
+			return e;
+		}
 	}
 	return e;
 }

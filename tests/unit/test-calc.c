@@ -552,6 +552,7 @@ test_answers(void)
 	answer_is("3こあまり2こ", R, 3, 2);
 	answer_is("さんあまりに", R, 3, 2);
 	answer_is("3あまり2です", R, 3, 2);
+	answer_is("2あまりなし", R, 2, 0);
 	answer_is("", X, 0, 0);
 	answer_is("   ", X, 0, 0);
 	answer_is("68ばん", X, 0, 0);
@@ -586,6 +587,7 @@ test_mistakes(void)
 	mistake_is("23+45", "68", "null");
 	mistake_is("3こ+4こ", "7", "null");
 	mistake_is("14÷4", "3あまり2", "null");
+	mistake_is("8÷4", "2あまりなし", "null");
 	/* carry */
 	mistake_is("38+24", "52", "carry");	/* the carry dropped */
 	mistake_is("8+5", "3", "carry");	/* the carry out of the top */
