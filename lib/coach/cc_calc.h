@@ -47,8 +47,8 @@ struct cc_calc_expr {
 
 /*
  * Evaluate expr[0..len).  The syntax (the labelled conventions of the coach
- * data set): numbers of ASCII or full-width digits with at most one '.',
- * which may lead (".5") or end ("5."); + - * / and their full-width forms
+ * data set): numbers of ASCII or full-width digits with at most one '.'
+ * (or '．'), which may lead (".5") or end ("5."); + - * / and their full-width forms
  * ＋ － ＊ ／, × ÷ and U+2212 −; ASCII or full-width x/X as a times sign
  * between operands (the original's tests use "6 x 7"); parentheses (also
  * full-width); spaces, tabs and U+3000.  Precedence is the usual one, left
