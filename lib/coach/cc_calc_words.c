@@ -143,7 +143,7 @@ static const char *const endings[] = {
 	"でいいですか", "でいいかな", "じゃない", "じゃないかな", "じゃないの",
 	"になる", "になった", "になりました", "ー", "〜", "~", "っ", "!", "?",
 	"。", ".", "、", ",", "♪", "…", "・", "right", "i think", "maybe",
-	"is it right", "correct", NULL
+	"is it right", "is that right", "correct", NULL
 };
 
 /* What may stand before an answer. */
@@ -151,7 +151,7 @@ static const char *const answer_prefixes[] = {
 	"こたえは", "こたえ", "答えは", "答え", "答は", "えっと", "えーと", "えっとね",
 	"えと", "うーん", "うんと", "たぶん", "じゃあ", "the answer is", "answer is",
 	"answer", "it's", "it is", "is it", "i think it's", "i think", "maybe",
-	"um", "uh", ":", "、", ",", NULL
+	"i got", "um", "uh", ":", "、", ",", NULL
 };
 
 /* Markers between a quotient and a remainder. */
@@ -227,7 +227,7 @@ static const char *const question_words[] = {
 	"how many", NULL
 };
 static const char *const answer_marks[] = {
-	"こたえ", "答え", "答", "answer", "it's", "its", "is it", NULL
+	"こたえ", "答え", "答", "answer", "it's", "its", "is it", "i got", "i get", NULL
 };
 static const char *const fillers[] = {
 	"えっと", "えーと", "えと", "えっとね", "うーん", "うんと", "あのね", "たぶん",
@@ -1341,6 +1341,7 @@ struct token {
 	char op;		/* K_OP: + - * /; K_PART: t(と) n(に) k(から) w(を) d(で) */
 	int word;		/* K_OP: 1 spelt as a word (たす, plus); 2 only in
 				   "AとBをあわせる" */
+	int dash;		/* K_OP: '-' or '/', which also join dates and labels */
 	struct numread num;	/* K_NUM */
 	size_t start, end;
 };
@@ -1395,6 +1396,7 @@ tokenize(const char *s, size_t len, struct token *t, size_t max)
 			c.kind = K_OP;
 			c.op = opwords[idx[L_OP]].op;
 			c.word = opwords[idx[L_OP]].word;
+			c.dash = !strcmp(opwords[idx[L_OP]].w, "-") || !strcmp(opwords[idx[L_OP]].w, "/");
 		}
 		for (size_t k = 0; k < sizeof kinds / sizeof *kinds; k++)
 			if (end[kinds[k].cat] > best) {
@@ -1564,8 +1566,8 @@ find_chain(const struct token *t, size_t n, struct cc_calc_utterance *u)
 
 				if (put(buf, &bl, o) < 0)
 					break;
-				if (c->word)
-					words++;
+				if (c->word || !c->dash)
+					words++;	/* たす, ÷: arithmetic for sure */
 				else if (!sym)
 					sym = c->op;
 				else if (sym != c->op)
@@ -1591,7 +1593,8 @@ find_chain(const struct token *t, size_t n, struct cc_calc_utterance *u)
 		buf[good_len] = '\0';
 		/*
 		 * Numbers joined only by '-' or '/' signs are as often dates,
-		 * codes or labels (2025-01-15, 1/15, もんだい3-2) as sums.
+		 * codes or labels (2025-01-15, 1/15の, もんだい3-2) as sums;
+		 * ÷ and the words are not.
 		 */
 		if (!words && same_sym && (sym == '-' || sym == '/') &&
 		    (nops >= 2 || lead0 || (k > 0 && t[k - 1].kind == K_HEAD) ||

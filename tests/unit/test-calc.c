@@ -894,6 +894,7 @@ test_words(void)
 	words_is("ひゃくひくにじゅう", "100-20", "");
 	words_is("じゅうにわるよん", "12/4", "");
 	words_is("3+4=", "3+4", "");
+	words_is("６３÷９のこたえおしえて", "63/9", "");	/* ÷ is no date */
 	/* problems with the child's answer */
 	words_is("3+5=8", "3+5", "8");
 	words_is("3たす5は8", "3+5", "8");
@@ -926,6 +927,7 @@ test_words(void)
 	words_is("たぶん 8こ", "", "8");
 	words_is("3あまり2", "", "3あまり2");
 	words_is("it's 48", "", "48");
+	words_is("I got 81, is that right?", "", "81");
 	/* numbers in other tasks, and no numbers */
 	words_is("3ばん", "", "");
 	words_is("3ばんのもんだいがわからない", "", "");
