@@ -42,7 +42,8 @@ static const struct coach_tool {
 	const char *args;
 	const char *what;
 } tools[] = {
-	{ "calculate_and_verify", NULL, "expression child_answer grade_level",
+	{ "calculate_and_verify", cc_coach_calculate_and_verify,
+	  "expression child_answer grade_level",
 	  "check a child's answer to an arithmetic expression (lib/coach/cc_calc)" },
 	{ "manage_hint", cc_coach_manage_hint, "session_id action [problem_id]",
 	  "three hint levels per problem: get_current, advance, reset" },
@@ -51,9 +52,10 @@ static const struct coach_tool {
 	{ "record_progress", cc_coach_record_progress,
 	  "user_id session_id problem_id outcome hints_used time_spent_seconds",
 	  "points, streak and titles for a finished problem" },
-	{ "analyze_homework_image", NULL, "image_data [expected_subject]",
+	{ "analyze_homework_image", cc_coach_analyze_homework_image,
+	  "image_data [expected_subject]",
 	  "read the problems on a photo of a worksheet (lib/coach/cc_image)" },
-	{ "update_emotion", NULL,
+	{ "update_emotion", cc_coach_update_emotion,
 	  "frustration confidence fatigue excitement primary_emotion",
 	  "record the child's emotion, support level and action (lib/coach/cc_emotion)" },
 };

@@ -18,6 +18,9 @@
 #include "cc_json.h"
 #include "cc_session.h"
 #include "cc_texts.h"
+#include "cc_calc.h"
+#include "cc_emotion.h"
+#include "cc_image.h"
 #include "cc_coach.h"
 
 /* ---- data ---- */
@@ -39,6 +42,14 @@ cc_coach_data_load(struct cc_coach_data *d, const char *dir, char *err,
 	char *path;
 
 	memset(d, 0, sizeof *d);
+	d->dir = cc_xstrdup(dir);
+	d->image = cc_xmalloc(sizeof *d->image);
+	cc_image_init(d->image, dir);
+	path = join(dir, "calc-hints");
+	d->calc_hints = cc_texts_load(path, err, errlen);
+	free(path);
+	if (!d->calc_hints)
+		goto fail;
 	path = join(dir, "hints");
 	d->hints = cc_texts_load(path, err, errlen);
 	free(path);
@@ -71,12 +82,60 @@ void
 cc_coach_data_release(struct cc_coach_data *d)
 {
 	cc_texts_free(d->hints);
+	cc_texts_free(d->calc_hints);
 	cc_texts_free(d->texts);
+	if (d->image)
+		cc_image_release(d->image);
+	free(d->image);
+	free(d->dir);
 	cc_curriculum_free(d->curriculum);
 	for (size_t i = 0; i < d->nachievements; i++)
 		free(d->achievements[i].id);
 	free(d->achievements);
 	memset(d, 0, sizeof *d);
+}
+
+
+/* ---- the other modules' tools, in the registry's shape ---- */
+
+jv
+cc_coach_calculate_and_verify(const struct cc_coach_data *d, jv args, jv *state,
+    time_t now)
+{
+	(void)state;
+	(void)now;
+	return cc_calc_verify(d->calc_hints, args);
+}
+
+jv
+cc_coach_update_emotion(const struct cc_coach_data *d, jv args, jv *state,
+    time_t now)
+{
+	jv emo = jv_get_kind(*state) == JV_KIND_OBJECT ?
+	    jv_object_get(jv_copy(*state), jv_string("emotion")) : jv_invalid();
+	jv result;
+
+	(void)d;
+	if (jv_get_kind(emo) != JV_KIND_OBJECT) {
+		jv_free(emo);
+		emo = jv_object();
+	}
+	result = cc_emotion_update(args, &emo, now);
+	/* an error leaves the state as it was */
+	if (!cc_coach_is_error(result) && jv_get_kind(*state) == JV_KIND_OBJECT)
+		*state = jv_object_set(*state, jv_string("emotion"), emo);
+	else
+		jv_free(emo);
+	return result;
+}
+
+jv
+cc_coach_analyze_homework_image(const struct cc_coach_data *d, jv args, jv *state,
+    time_t now)
+{
+	(void)state;
+	(void)now;
+	return cc_image_analyze(d->image, args);
 }
 
 /* ---- results ---- */

@@ -24,6 +24,7 @@
 
 #include "cc_json.h"
 #include "cc_texts.h"
+#include "cc_image.h"
 
 struct cc_session;
 struct cc_curriculum;
@@ -50,7 +51,12 @@ struct cc_coach_achievement {
  * modules' tools add their data here when they are merged.
  */
 struct cc_coach_data {
+	char *dir;			/* the domain folder */
 	struct cc_texts *hints;		/* hints: SUBJECT[.TOPIC].LEVEL */
+	struct cc_texts *calc_hints;	/* calc-hints: by mistake and grade */
+	/* photos: OCR or a vision model, set up on the first one (a pointer,
+	   so tools that only read the data may still load it) */
+	struct cc_image *image;
 	struct cc_texts *texts;		/* coach.texts: praise, titles, report */
 	struct cc_curriculum *curriculum;
 	struct cc_coach_achievement *achievements;
@@ -81,6 +87,14 @@ cc_coach_tool_fn cc_coach_check_curriculum;
 /* record_progress(user_id, session_id, problem_id, outcome, hints_used,
    time_spent_seconds) */
 cc_coach_tool_fn cc_coach_record_progress;
+/*
+ * The other modules' tools in the same shape: calculate_and_verify
+ * (cc_calc, stateless), update_emotion (cc_emotion, on the state's
+ * "emotion"), analyze_homework_image (cc_image, stateless).
+ */
+cc_coach_tool_fn cc_coach_calculate_and_verify;
+cc_coach_tool_fn cc_coach_update_emotion;
+cc_coach_tool_fn cc_coach_analyze_homework_image;
 
 /* 1 if the result (borrows) is an error result. */
 int cc_coach_is_error(jv result);
