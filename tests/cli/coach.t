@@ -2,14 +2,14 @@
 # report.  Session ids begin with cli-coach- (the state directory is shared
 # by every case of tests/cli).
 
-=== tools: the registry, built tools and those not built yet
+=== tools: the registry, every tool of the seed
 $ cc-coach tools | awk '/^[a-z]/ { print $1, $2 }'
-> calculate_and_verify not-built
+> calculate_and_verify built
 > manage_hint built
 > check_curriculum built
 > record_progress built
-> analyze_homework_image not-built
-> update_emotion not-built
+> analyze_homework_image built
+> update_emotion built
 
 === call: a tool's result, one line of JSON
 $ cc-coach call manage_hint '{"session_id":"s1","action":"advance"}'
@@ -83,11 +83,11 @@ $ cc-coach call manage_hint 2>&1 >/dev/null | head -1; cc-coach call manage_hint
 > cc-coach: call: expected the tool's JSON arguments
 > status 2
 
-=== call: a tool that is not built yet, exit 5
-$ cc-coach call update_emotion '{"frustration":0.8,"confidence":0.1,"fatigue":0.1,"excitement":0.1,"primary_emotion":"frustrated"}'
-> {"error":"update_emotion is not built yet"}
-2> cc-coach: update_emotion: not built yet
-? 5
+=== call: update_emotion stores the emotion with the session; an invalid one is an error and stores nothing
+$ cc-coach call update_emotion '{"frustration":0.8,"confidence":0.1,"fatigue":0.1,"excitement":0.1,"primary_emotion":"frustrated"}' -s cli-emo; cc-coach call update_emotion '{"frustration":0.1,"confidence":0.1,"fatigue":0.1,"excitement":0.1,"primary_emotion":"grumpy"}' -s cli-emo > /dev/null; echo "status $?"; cc-coach state -s cli-emo | jq -c '.emotion | [.frustration, .primary_emotion, .support_level]'
+> {"primary_emotion":"frustrated","support_level":"intensive","action_recommended":"encourage"}
+> status 3
+> [0.8,"frustrated","intensive"]
 
 === state: the emotion state is shown merged in as "emotion"
 $ cc-coach state -s cli-coach-state --set '{"total_points":4,"emotion":{"frustration":0.2}}'; cc-coach state -s cli-coach-state
@@ -172,7 +172,7 @@ $ cc-coach report -s x -f pdf 2>&1 | head -1; cc-coach report -s x -l fr 2>/dev/
 
 === the data folder: another domain without the coach's files
 $ CC_DOMAIN=engineer-cafe cc-coach call manage_hint '{"action":"advance"}' 2>&1 | sed 's|/[^ ]*/share/concierge/|DATA/|'; cc-coach --domain nowhere call manage_hint '{"action":"advance"}' 2>/dev/null; echo "status $?"
-> cc-coach: cannot open 'DATA/engineer-cafe/hints': No such file or directory
+> cc-coach: cannot open 'DATA/engineer-cafe/calc-hints': No such file or directory
 > status 2
 
 === options: --set belongs to state, and the command comes first
