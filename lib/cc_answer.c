@@ -614,20 +614,44 @@ answer_clarify(const struct cc_answerer *ar, struct cc_answer *a,
 /*
  * A domain stage (the homework coach's) decides what to say and writes it
  * in its record member as reply {key, vars, confidence}: the key of a
- * response text and the values of its {names}.  The words stay the
- * domain's data; this only fills them in.
+ * response text and the values of its {names}; the words stay the
+ * domain's data, and this only fills them in.  A stage that had to check
+ * the words it chose (the coach's guard against stating an answer) gives
+ * the finished reply {text, emotion, confidence} instead.
  */
 static void
 answer_tool(const struct cc_answerer *ar, struct cc_answer *a,
     struct cc_record *rec, const char *member_name, const char *lang)
 {
 	char path[160];
-	jv reply, key, vars, conf;
+	jv reply, key, vars, conf, text;
 	struct cc_var v[33];
 	size_t n = 0;
 
 	snprintf(path, sizeof path, "%s.reply", member_name);
 	reply = cc_record_at(rec, path);
+	text = member(reply, "text");
+	if (jv_get_kind(text) == JV_KIND_STRING && jv_string_length_bytes(jv_copy(text)) > 0) {
+		jv emo = member(reply, "emotion");
+		static const char *const known[] = { "helpful", "excited", "apologetic", NULL };
+
+		conf = member(reply, "confidence");
+		a->text.len = 0;
+		cc_buf_add(&a->text, jv_string_value(text),
+		    (size_t)jv_string_length_bytes(jv_copy(text)));
+		/* an emotion of the record contract's, as a static string */
+		for (int i = 0; known[i]; i++)
+			if (jv_get_kind(emo) == JV_KIND_STRING && !strcmp(jv_string_value(emo), known[i]))
+				a->emotion = known[i];
+		a->confidence = jv_get_kind(conf) == JV_KIND_NUMBER ? jv_number_value(conf) : 0.8;
+		add_source(a, "tool");
+		jv_free(emo);
+		jv_free(conf);
+		jv_free(text);
+		jv_free(reply);
+		return;
+	}
+	jv_free(text);
 	key = member(reply, "key");
 	vars = member(reply, "vars");
 	conf = member(reply, "confidence");

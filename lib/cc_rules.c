@@ -27,6 +27,7 @@
 
 #include "cc_util.h"
 #include "cc_json.h"
+#include "cc_record.h"
 #include "cc_text.h"
 #include "cc_lang.h"
 #include "cc_litindex.h"
@@ -1102,4 +1103,42 @@ cc_rules_each_value(const struct cc_rules *r, const char *slot,
 	if (strcmp(slot, "agent") == 0)
 		for (size_t k = 0; k < r->nskip; k++)
 			fn(ctx, r->skip_agents[k], 0);
+}
+
+void
+cc_rules_read_inputs(const struct cc_rules *r, struct cc_record *rec,
+    struct cc_rules_context *rc, char **vals)
+{
+	for (size_t i = 0; i < cc_rules_ninputs(r); i++) {
+		jv v = cc_record_at(rec, cc_rules_input_path(r, i));
+		int slot = cc_rules_input_slot(r, i);
+
+		vals[i] = NULL;
+		switch (jv_get_kind(v)) {
+		case JV_KIND_STRING:
+			if ((size_t)jv_string_length_bytes(jv_copy(v)) == strlen(jv_string_value(v)))
+				vals[i] = cc_xstrdup(jv_string_value(v));
+			break;
+		case JV_KIND_TRUE:
+		case JV_KIND_FALSE:
+		case JV_KIND_NUMBER: {
+			jv text = jv_dump_string(jv_copy(v), 0);
+
+			vals[i] = cc_xstrdup(jv_string_value(text));
+			jv_free(text);
+			break;
+		}
+		default:
+			break;
+		}
+		jv_free(v);
+		rc->input[slot] = vals[i];
+	}
+}
+
+void
+cc_rules_inputs_release(const struct cc_rules *r, char **vals)
+{
+	for (size_t i = 0; i < cc_rules_ninputs(r); i++)
+		free(vals[i]);	/* the rules keep their own copy */
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "cc_json.h"
+#include "cc_record.h"
 
 #define CC_RULES_MAX_SLOTS 64
 struct cc_rules;
@@ -64,6 +65,16 @@ int cc_rules_language_neutral(const struct cc_rules *r, const char *cue);
  * one sets, and the dotted path of the record member it is set from.
  */
 size_t cc_rules_ninputs(const struct cc_rules *r);
+/*
+ * Set rc->input[] from the record's members at the input paths: a string
+ * as it is, true, false or a number as its JSON text; anything else, or a
+ * string holding a NUL, leaves the slot unset.  vals has room for
+ * cc_rules_ninputs() strings, which cc_rules_inputs_release() frees once
+ * the rules have been evaluated (they keep their own copies).
+ */
+void cc_rules_read_inputs(const struct cc_rules *r, struct cc_record *rec,
+	struct cc_rules_context *rc, char **vals);
+void cc_rules_inputs_release(const struct cc_rules *r, char **vals);
 int cc_rules_input_slot(const struct cc_rules *r, size_t i);	/* -1 if none */
 const char *cc_rules_input_path(const struct cc_rules *r, size_t i);
 /*

@@ -1,4 +1,9 @@
-/* cc-coach: the homework coach's tools, its session state and the parent report (seed 001). */
+/*
+ * cc-coach: the homework coach's stage, its tools, its session state and
+ * the parent report (seed 001).  As a stage (no command) it reads the
+ * child's utterances and adds `coach`: what the child said and what it did
+ * to the session (cc_coach_turn).
+ */
 #include "config.h"
 
 #include <getopt.h>
@@ -12,16 +17,23 @@
 #include "cc_session.h"
 #include "cc_text.h"
 #include "cc_time.h"
+#include "cc_record.h"
+#include "cc_domain.h"
 #include "cc_coach.h"
 
 static const char usage_text[] =
-	"usage: cc-coach call TOOL JSON-ARGS [-s SESSION]\n"
+	"usage: cc-coach [-u] [-n] < records.ndjson\n"
+	"       cc-coach call TOOL JSON-ARGS [-s SESSION]\n"
 	"       cc-coach state -s SESSION [--set JSON]\n"
 	"       cc-coach report -s SESSION [-f text|markdown|json] [-l ja|en]\n"
 	"       cc-coach tools\n"
-	"The homework coach's tools (seed 001), its session state and a parent\n"
-	"report.  JSON-ARGS is an object (or a JSON string holding one); - reads\n"
-	"it from standard input.\n"
+	"The homework coach (seed 001).  As a stage, adds coach {event, problem,\n"
+	"check, hint, progress, answer_request, stumbles, working_minutes, ...}\n"
+	"to each record from its \"query\" and its session (\"session_id\").\n"
+	"The commands call one of its tools, show or set a session's state and\n"
+	"write a parent report.  JSON-ARGS is an object (or a JSON string\n"
+	"holding one); - reads it from standard input.\n"
+	"  -n, --no-memory       stage: every record on its own, nothing kept\n"
 	"  -s, --session ID      the session whose state is read and kept\n"
 	"      --set JSON        state: replace the session's state\n"
 	"  -f, --format FORMAT   report: text (default), markdown or json\n"
@@ -63,7 +75,7 @@ static const struct coach_tool {
 
 struct opts {
 	const char *session, *set, *format, *lang;
-	int unbuffered;
+	int unbuffered, no_memory;
 };
 
 static _Noreturn void
@@ -303,6 +315,128 @@ cmd_report(const struct cc_config *cfg, const struct opts *o)
 }
 
 /* A domain names a folder under the data directory: nothing that leaves it. */
+/* ---- the stage ---- */
+
+struct stage {
+	struct cc_config cfg;
+	struct cc_coach_data data;
+	struct cc_session *store;
+	int store_failed, no_memory;
+};
+
+static struct cc_session *
+stage_store(struct stage *st)
+{
+	char err[512];
+
+	if (st->store || st->store_failed || st->no_memory)
+		return st->store;
+	if (!(st->store = cc_session_open(&st->cfg, 0, err, sizeof err))) {
+		/* as the other stages: coaching goes on, without memory */
+		cc_warn("session memory unavailable, coaching without it: %s", err);
+		st->store_failed = 1;
+	}
+	return st->store;
+}
+
+/* A store that fails in the middle of a run is given up, as cc-route does. */
+static void
+store_lost(struct stage *st, unsigned long line, const char *why)
+{
+	cc_warn("line %lu: %s; coaching without session memory from here on", line, why);
+	cc_session_close(st->store);
+	st->store = NULL;
+	st->store_failed = 1;
+}
+
+/* The session id (session_id, or the specs' sessionId), or NULL. */
+static const char *
+session_of(struct cc_record *rec, char *buf, size_t size)
+{
+	size_t len;
+	const char *s = cc_record_str(rec, "session_id", &len);
+
+	if (!s)
+		s = cc_record_str(rec, "sessionId", &len);
+	if (!s || !len || len >= size || memchr(s, '\0', len))
+		return NULL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+static enum cc_outcome
+coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
+{
+	struct stage *st = ctx;
+	char sid[256], err[512];
+	const char *session, *q;
+	size_t qlen;
+	jv lang = cc_record_at(rec, "language_detection.detected_language");
+	jv state = jv_object(), before, result;
+
+	if (!(q = cc_record_query(rec, &qlen))) {
+		jv_free(lang);
+		jv_free(state);
+		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");
+	}
+	session = session_of(rec, sid, sizeof sid);
+	if (session && stage_store(st)) {
+		jv_free(state);
+		if (cc_coach_state_load(st->store, session, &state, err, sizeof err) < 0) {
+			store_lost(st, rec->line, err);
+			state = jv_object();
+		}
+	}
+	before = jv_copy(state);
+	result = cc_coach_turn(&st->data, q, qlen, jv_get_kind(lang) == JV_KIND_STRING &&
+	    strcmp(jv_string_value(lang), "en") == 0 ? "en" : "ja", &state, st->cfg.now);
+	if (session && st->store && cc_coach_state_save(st->store, session, before, state,
+	    st->cfg.now, err, sizeof err) < 0)
+		store_lost(st, rec->line, err);
+	cc_jw_jv(out, result);
+	jv_free(result);
+	jv_free(before);
+	jv_free(state);
+	jv_free(lang);
+	return CC_RECORD_SET;
+}
+
+/* What was kept is visible to the next process when the output is. */
+static void
+stage_flush(void *ctx)
+{
+	struct stage *st = ctx;
+
+	if (st->store && cc_session_flush(st->store) < 0)
+		store_lost(st, 0, "cannot save the session");
+}
+
+static int
+run_stage(const struct opts *o)
+{
+	struct stage st = { .no_memory = o->no_memory };
+	struct cc_stage stage = { .name = "cc-coach", .key = "coach",
+		.process = coach_record, .flush = stage_flush,
+		.unbuffered = o->unbuffered, .ctx = &st };
+	struct cc_domain *dom;
+	int status;
+
+	cc_config_load(&st.cfg);
+	if (cc_tz_use(st.cfg.tz) < 0)
+		cc_die(CC_EXIT_USAGE, "unknown time zone CC_TZ='%s'", st.cfg.tz);
+	dom = cc_domain_for_stage(&st.cfg, &stage);
+	if (stage.process)
+		load_data(&st.cfg, &st.data);
+	status = cc_record_run(&stage, stdin, stdout);
+	if (stage.process)
+		cc_coach_data_release(&st.data);
+	cc_session_close(st.store);
+	cc_domain_free(dom);
+	cc_config_release(&st.cfg);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -312,6 +446,7 @@ main(int argc, char **argv)
 		{"set", required_argument, NULL, 'S'},
 		{"format", required_argument, NULL, 'f'},
 		{"lang", required_argument, NULL, 'l'},
+		{"no-memory", no_argument, NULL, 'n'},
 		{NULL, 0, NULL, 0},
 	};
 	struct opts o = {0};
@@ -324,7 +459,7 @@ main(int argc, char **argv)
 	/* the coach's own program serves its domain unless told otherwise */
 	if (!env_domain || !*env_domain)
 		setenv("CC_DOMAIN", "homework-coach", 1);
-	while ((c = getopt_long(argc, argv, CC_COMMON_SHORTOPTS "s:f:l:", longopts,
+	while ((c = getopt_long(argc, argv, CC_COMMON_SHORTOPTS "s:f:l:n", longopts,
 	    NULL)) != -1) {
 		if (cc_option_common(c, argv, usage_text, &o.unbuffered))
 			continue;
@@ -333,10 +468,14 @@ main(int argc, char **argv)
 		case 'S': o.set = optarg; break;
 		case 'f': o.format = optarg; break;
 		case 'l': o.lang = optarg; break;
+		case 'n': o.no_memory = 1; break;
 		}
 	}
-	if (optind >= argc)
-		usage_error("%s", "expected a command: call, state, report or tools");
+	if (optind >= argc) {
+		if (o.session || o.set || o.format || o.lang)
+			usage_error("%s", "-s, --set, -f and -l belong to a command");
+		return run_stage(&o);
+	}
 	cmd = argv[optind++];
 	nargs = argc - optind;
 	if (o.session && (!*o.session || strlen(o.session) > 200 ||

@@ -1100,12 +1100,15 @@ put_escaped(const char *s, size_t n)
 	cc_buf_release(&b);
 }
 
+/* The report's first column: 14, or a longer label's length. */
+static int label_width = 14;
+
 static void
 line_count(const char *label, struct count c, const char *note)
 {
 	if (!c.total)
 		return;
-	printf("  %-14s %6zu/%-6zu %6.1f%%%s%s\n", label, c.right, c.total, 100 * ratio(c),
+	printf("  %-*s %6zu/%-6zu %6.1f%%%s%s\n", label_width, label, c.right, c.total, 100 * ratio(c),
 	    note ? "   " : "", note ? note : "");
 }
 
@@ -1137,6 +1140,10 @@ report(struct opts *o, struct file *f, struct score *s, jv misses)
 	char note[128];
 	size_t nm = (size_t)jv_array_length(jv_copy(misses));
 
+	label_width = 14;
+	for (size_t k = 0; kind_fields(f->kind)[k]; k++)
+		if ((int)strlen(kind_fields(f->kind)[k]) > label_width)
+			label_width = (int)strlen(kind_fields(f->kind)[k]);
 	printf("%s: %s, ", f->path, kind_names[f->kind]);
 	if (f->kind == SESSIONS)
 		printf("%zu sessions, %zu turns (%zu follow-ups scored)\n", f->nrows, f->nitems,

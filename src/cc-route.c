@@ -142,42 +142,6 @@ load_slots(struct router *rt, const struct cc_turn *t, const char **vals)
 	}
 }
 
-/*
- * The rules' input slots from the record (cc-rules(5) input): a string as
- * it is, true, false or a number as its JSON text; anything else, or a
- * string holding a NUL, leaves the slot unset.  vals[] are malloc'd.
- */
-static void
-read_inputs(struct router *rt, struct cc_record *rec, struct cc_rules_context *rc,
-    char **vals)
-{
-	for (size_t i = 0; i < cc_rules_ninputs(rt->rules); i++) {
-		jv v = cc_record_at(rec, cc_rules_input_path(rt->rules, i));
-		int slot = cc_rules_input_slot(rt->rules, i);
-
-		vals[i] = NULL;
-		switch (jv_get_kind(v)) {
-		case JV_KIND_STRING:
-			if ((size_t)jv_string_length_bytes(jv_copy(v)) == strlen(jv_string_value(v)))
-				vals[i] = cc_xstrdup(jv_string_value(v));
-			break;
-		case JV_KIND_TRUE:
-		case JV_KIND_FALSE:
-		case JV_KIND_NUMBER: {
-			jv text = jv_dump_string(jv_copy(v), 0);
-
-			vals[i] = cc_xstrdup(jv_string_value(text));
-			jv_free(text);
-			break;
-		}
-		default:
-			break;
-		}
-		jv_free(v);
-		rc->input[slot] = vals[i];
-	}
-}
-
 static void
 write_slots(struct router *rt, struct cc_buf *b)
 {
@@ -258,10 +222,9 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		if (cc_rules_language_neutral(rt->rules, cue) && turns[n - 1].language)
 			lang = turns[n - 1].language;
 	}
-	read_inputs(rt, rec, &rc, inputs);
+	cc_rules_read_inputs(rt->rules, rec, &rc, inputs);
 	cc_rules_eval(rt->rules, q, qlen, &rc);
-	for (size_t i = 0; i < cc_rules_ninputs(rt->rules); i++)
-		free(inputs[i]);	/* the rules keep their own copy */
+	cc_rules_inputs_release(rt->rules, inputs);
 
 	/* spec: what no rule routes goes to the domain's fallback agent */
 	agent = cc_rules_value(rt->rules, rt->agent);

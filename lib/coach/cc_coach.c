@@ -21,6 +21,8 @@
 #include "cc_calc.h"
 #include "cc_emotion.h"
 #include "cc_image.h"
+#include "cc_lexicon.h"
+#include "cc_answer_request.h"
 #include "cc_coach.h"
 
 /* ---- data ---- */
@@ -49,6 +51,11 @@ cc_coach_data_load(struct cc_coach_data *d, const char *dir, char *err,
 	d->calc_hints = cc_texts_load(path, err, errlen);
 	free(path);
 	if (!d->calc_hints)
+		goto fail;
+	path = join(dir, "answer_request.cues");
+	d->answer_request = cc_answer_request_load(path, err, errlen);
+	free(path);
+	if (!d->answer_request)
 		goto fail;
 	path = join(dir, "hints");
 	d->hints = cc_texts_load(path, err, errlen);
@@ -83,6 +90,7 @@ cc_coach_data_release(struct cc_coach_data *d)
 {
 	cc_texts_free(d->hints);
 	cc_texts_free(d->calc_hints);
+	cc_lexicon_free(d->answer_request);
 	cc_texts_free(d->texts);
 	if (d->image)
 		cc_image_release(d->image);

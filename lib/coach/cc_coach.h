@@ -28,6 +28,7 @@
 
 struct cc_session;
 struct cc_curriculum;
+struct cc_lexicon;
 
 /* The three hint levels of the seed: 0 means no hint given yet. */
 #define CC_COACH_MAX_HINT_LEVEL 3
@@ -54,6 +55,7 @@ struct cc_coach_data {
 	char *dir;			/* the domain folder */
 	struct cc_texts *hints;		/* hints: SUBJECT[.TOPIC].LEVEL */
 	struct cc_texts *calc_hints;	/* calc-hints: by mistake and grade */
+	struct cc_lexicon *answer_request;	/* answer_request.cues */
 	/* photos: OCR or a vision model, set up on the first one (a pointer,
 	   so tools that only read the data may still load it) */
 	struct cc_image *image;
@@ -95,6 +97,17 @@ cc_coach_tool_fn cc_coach_record_progress;
 cc_coach_tool_fn cc_coach_calculate_and_verify;
 cc_coach_tool_fn cc_coach_update_emotion;
 cc_coach_tool_fn cc_coach_analyze_homework_image;
+
+/*
+ * One turn of the cc-coach stage (cc_coach_turn.c): what the child's
+ * text[0..len) was (a new problem, an answer, a request for the answer,
+ * being stuck), what it did to the session's *state (replaced), and the
+ * stage's record member: {event, problem, check, hint, progress,
+ * answer_request, hint_level, stumbles, working_minutes, total_points,
+ * streak, forbid}, owned.  lang is the reply language, "ja" or "en".
+ */
+jv cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
+	const char *lang, jv *state, time_t now);
 
 /* 1 if the result (borrows) is an error result. */
 int cc_coach_is_error(jv result);

@@ -1,0 +1,325 @@
+/*
+ * One turn of a tutoring session, as the cc-coach stage sees it.  The
+ * child said something; this decides what it was (a new problem, an
+ * answer, a request for the answer, being stuck, or none of these), does
+ * to the session's state what the seed's tools would (manage_hint,
+ * calculate_and_verify, record_progress), and writes the facts the later
+ * stages read: cc-emotion the stumbles and the minutes of work, cc-route
+ * the subject, cc-tutor everything it needs to choose what to say.
+ *
+ * The seed leaves these decisions to an LLM that calls the tools when it
+ * thinks of it; here they are made the same way every time, in order, by
+ * the one stage that owns the state, so a batch of turns gives the same
+ * state as the same turns asked one by one.
+ */
+#include "config.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_calc.h"
+#include "cc_answer_request.h"
+#include "cc_coach.h"
+
+/* The curriculum topic of a one-operation problem, from its numbers. */
+static const char *
+topic_of(const struct cc_calc_expr *e)
+{
+	long a = (long)e->lhs, b = (long)e->rhs;
+	int whole = e->lhs == floor(e->lhs) && e->rhs == floor(e->rhs) &&
+	    e->lhs >= 0 && e->rhs >= 0;
+
+	if (e->nops != 1 || !whole)
+		return NULL;
+	switch (e->op) {
+	case '+':
+		return a % 10 + b % 10 >= 10 ? "addition_carry" : "addition";
+	case '-':
+		return a % 10 < b % 10 ? "subtraction_borrow" : "subtraction";
+	case '*':
+		return "multiplication";
+	case '/':
+		return b && a % b ? "division_remainder" : "division";
+	}
+	return NULL;
+}
+
+/* A problem object for the state: id, subject, topic, expression. */
+static jv
+math_problem(const char *expr)
+{
+	struct cc_calc_expr e;
+	char err[128], id[CC_CALC_EXPRLEN + 8];
+	const char *topic = NULL;
+	jv p;
+
+	if (cc_calc_parse(expr, strlen(expr), &e, err, sizeof err) == CC_CALC_OK)
+		topic = topic_of(&e);
+	snprintf(id, sizeof id, "math:%s", expr);
+	p = jv_object_set(jv_object(), jv_string("id"), jv_string(id));
+	p = jv_object_set(p, jv_string("subject"), jv_string("math"));
+	if (topic)
+		p = jv_object_set(p, jv_string("topic"), jv_string(topic));
+	return jv_object_set(p, jv_string("expression"), jv_string(expr));
+}
+
+/* state.problem's string member, or NULL; borrows state. */
+static const char *
+problem_str(jv state, const char *key, jv *keep)
+{
+	jv p = jv_get_kind(state) == JV_KIND_OBJECT ?
+	    jv_object_get(jv_copy(state), jv_string("problem")) : jv_invalid();
+	jv v = jv_get_kind(p) == JV_KIND_OBJECT ?
+	    jv_object_get(jv_copy(p), jv_string(key)) : jv_invalid();
+	const char *s = NULL;
+
+	if (jv_get_kind(v) == JV_KIND_STRING) {
+		*keep = jv_array_append(*keep, jv_copy(v));
+		s = jv_string_value(v);
+	}
+	jv_free(v);
+	jv_free(p);
+	return s;
+}
+
+/* Call a tool with args (consumed); its result (owned). */
+static jv
+tool(struct cc_coach_data *d, cc_coach_tool_fn *fn, jv args, jv *state, time_t now)
+{
+	jv r = fn(d, args, state, now);
+
+	jv_free(args);
+	return r;
+}
+
+static jv
+hint_args(const char *action, const char *pid, const char *lang)
+{
+	jv a = jv_object_set(jv_object(), jv_string("action"), jv_string(action));
+
+	if (pid)
+		a = jv_object_set(a, jv_string("problem_id"), jv_string(pid));
+	return jv_object_set(a, jv_string("lang"), jv_string(lang));
+}
+
+/*
+ * The problem is over: solved (the outcome by the hints it took: the
+ * seed's 3/2/1 points) or abandoned for another.  The progress result.
+ */
+static jv
+finish(struct cc_coach_data *d, jv *state, const char *pid, const char *outcome,
+    const char *lang, time_t now)
+{
+	jv a = jv_object();
+
+	a = jv_object_set(a, jv_string("problem_id"), jv_string(pid));
+	a = jv_object_set(a, jv_string("outcome"), jv_string(outcome));
+	a = jv_object_set(a, jv_string("lang"), jv_string(lang));
+	return tool(d, cc_coach_record_progress, a, state, now);
+}
+
+static const char *
+outcome_of(long long level)
+{
+	return level == 0 ? "self_solved" : level < CC_COACH_MAX_HINT_LEVEL ?
+	    "hint_solved" : "guided_solved";
+}
+
+/*
+ * The answer the child gave, checked by calculate_and_verify (with its
+ * hint for the mistake, graded for the child's grade): the check object,
+ * owned, with the answer given.
+ */
+static jv
+check_answer(const struct cc_coach_data *d, const char *expr, const char *answer,
+    int grade, const char *lang, int *right)
+{
+	jv a = jv_object(), o;
+
+	a = jv_object_set(a, jv_string("expression"), jv_string(expr));
+	a = jv_object_set(a, jv_string("child_answer"), jv_string(answer));
+	a = jv_object_set(a, jv_string("grade_level"), jv_number(grade));
+	a = jv_object_set(a, jv_string("lang"), jv_string(lang));
+	o = cc_calc_verify(d->calc_hints, a);
+	jv_free(a);
+	if (jv_get_kind(o) != JV_KIND_OBJECT) {
+		jv_free(o);
+		o = jv_object();
+	}
+	a = jv_object_get(jv_copy(o), jv_string("is_correct"));
+	*right = jv_get_kind(a) == JV_KIND_TRUE;
+	jv_free(a);
+	return jv_object_set(o, jv_string("answer"), jv_string(answer));
+}
+
+/* Problems finished today (local date of now), from state.solved. */
+static int
+solved_today(jv state, time_t now)
+{
+	jv solved = jv_object_get(jv_copy(state), jv_string("solved"));
+	int n = 0, len = jv_get_kind(solved) == JV_KIND_ARRAY ?
+	    jv_array_length(jv_copy(solved)) : 0;
+	struct tm tm;
+	time_t start;
+
+	localtime_r(&now, &tm);
+	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
+	tm.tm_isdst = -1;
+	start = mktime(&tm);
+	for (int i = 0; i < len; i++) {
+		jv e = jv_array_get(jv_copy(solved), i);
+		const char *outcome = cc_coach_get_str(e, "outcome");
+
+		n += cc_coach_get_time(e, "at") >= start && outcome &&
+		    strcmp(outcome, "abandoned") != 0;
+		jv_free(e);
+	}
+	jv_free(solved);
+	return n;
+}
+
+jv
+cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
+    const char *lang, jv *state, time_t now)
+{
+	struct cc_calc_utterance u;
+	int right = 0;
+	jv out = jv_object(), keep = jv_array(), areq, hint = jv_invalid();
+	jv progress = jv_invalid(), check = jv_invalid();
+	const char *event = "none", *request, *cur, *cur_expr;
+	int flags = cc_calc_from_words(text, len, &u), stuck = 0;
+	long long level;
+
+	if (jv_get_kind(*state) != JV_KIND_OBJECT) {
+		jv_free(*state);
+		*state = jv_object();
+	}
+	cc_coach_state_touch(state, now);
+	areq = d->answer_request ? cc_answer_request_detect(d->answer_request, text, len) :
+	    jv_object_set(jv_object(), jv_string("request_type"), jv_string("none"));
+	request = cc_coach_get_str(areq, "request_type");
+	if (!request)
+		request = "none";
+	cur = problem_str(*state, "id", &keep);
+	cur_expr = problem_str(*state, "expression", &keep);
+
+	if (flags & CC_CALC_HAS_EXPR) {
+		jv p = math_problem(u.expr);
+		const char *pid = cc_coach_get_str(p, "id");
+
+		if (!cur || strcmp(cur, pid) != 0) {
+			/* another problem: the one left unsolved after trying is abandoned */
+			jv old = jv_object_get(jv_copy(*state), jv_string("problem"));
+			int tried = cc_coach_get_int(*state, "hint_level", 0, 3, 0) > 0 ||
+			    (jv_get_kind(old) == JV_KIND_OBJECT &&
+			    cc_coach_get_int(old, "stumbles", 0, 1000000, 0) > 0);
+
+			jv_free(old);
+			if (cur && tried)
+				jv_free(finish(d, state, cur, "abandoned", lang, now));
+			cc_coach_state_set_problem(state, p, now);
+			event = "new_problem";
+		}
+		jv_free(p);
+		cur = problem_str(*state, "id", &keep);
+		cur_expr = problem_str(*state, "expression", &keep);
+	}
+	if ((flags & CC_CALC_HAS_ANSWER) && cur_expr) {
+		level = cc_coach_get_int(*state, "hint_level", 0, CC_COACH_MAX_HINT_LEVEL, 0);
+		check = check_answer(d, cur_expr, u.answer, (int)cc_coach_get_int(*state,
+		    "grade_level", 1, 6, 2), lang, &right);
+		if (right) {
+			event = "solved";
+			progress = finish(d, state, cur, outcome_of(level), lang, now);
+		} else {
+			event = "wrong";
+			cc_coach_state_stumble(state, now);
+			hint = tool(d, cc_coach_manage_hint, hint_args("advance", cur, lang),
+			    state, now);
+		}
+	} else if (strcmp(request, "none") != 0 && cur) {
+		/*
+		 * "わからない" is a stumble; "just tell me" is not, but both get
+		 * the next hint rather than the answer.
+		 */
+		stuck = strcmp(request, "implicit") == 0;
+		if (stuck)
+			cc_coach_state_stumble(state, now);
+		if (strcmp(event, "new_problem") != 0)
+			event = stuck ? "stuck" : "asked_answer";
+		hint = tool(d, cc_coach_manage_hint, hint_args("advance", cur, lang),
+		    state, now);
+	} else if (cur) {
+		hint = tool(d, cc_coach_manage_hint, hint_args("get_current", cur, lang),
+		    state, now);
+	}
+
+	out = jv_object_set(out, jv_string("event"), jv_string(event));
+	{
+		jv p = jv_object_get(jv_copy(*state), jv_string("problem"));
+
+		if (jv_get_kind(p) != JV_KIND_OBJECT && strcmp(event, "solved") == 0 &&
+		    cur_expr) {
+			/* the problem just solved, for the reply to praise */
+			jv_free(p);
+			p = math_problem(cur_expr);
+		}
+		out = jv_object_set(out, jv_string("problem"),
+		    jv_get_kind(p) == JV_KIND_OBJECT ? p : (jv_free(p), jv_null()));
+	}
+	if (jv_is_valid(check))
+		out = jv_object_set(out, jv_string("check"), check);
+	if (jv_is_valid(hint) && !cc_coach_is_error(hint))
+		out = jv_object_set(out, jv_string("hint"), hint);
+	else
+		jv_free(hint);
+	if (jv_is_valid(progress) && !cc_coach_is_error(progress))
+		out = jv_object_set(out, jv_string("progress"), progress);
+	else
+		jv_free(progress);
+	out = jv_object_set(out, jv_string("answer_request"), areq);
+	out = jv_object_set(out, jv_string("hint_level"), jv_number((double)
+	    cc_coach_get_int(*state, "hint_level", 0, CC_COACH_MAX_HINT_LEVEL, 0)));
+	{
+		jv p = jv_object_get(jv_copy(*state), jv_string("problem"));
+
+		out = jv_object_set(out, jv_string("stumbles"), jv_number((double)
+		    (jv_get_kind(p) == JV_KIND_OBJECT ?
+		    cc_coach_get_int(p, "stumbles", 0, 1000000, 0) : 0)));
+		jv_free(p);
+	}
+	out = jv_object_set(out, jv_string("working_minutes"),
+	    jv_number((double)cc_coach_state_work_minutes(*state, now)));
+	out = jv_object_set(out, jv_string("total_points"), jv_number((double)
+	    cc_coach_get_int(*state, "total_points", 0, 1000000000, 0)));
+	out = jv_object_set(out, jv_string("streak"), jv_number((double)
+	    cc_coach_get_int(*state, "streak", 0, 1000000000, 0)));
+	out = jv_object_set(out, jv_string("solved_today"),
+	    jv_number(solved_today(*state, now)));
+	/*
+	 * What no reply may say while the problem is open: its answer, in the
+	 * forms cc_calc_states_value() recognises (cc-tutor's guard).
+	 */
+	{
+		jv forbid = jv_array();
+		const char *e = problem_str(*state, "expression", &keep);
+
+		if (e) {
+			struct cc_calc_check f;
+
+			cc_calc_check(e, strlen(e), "", 0, &f);
+			if (*f.correct_answer)
+				forbid = jv_array_append(forbid, jv_string(f.correct_answer));
+			if (*f.remainder_form)
+				forbid = jv_array_append(forbid, jv_string(f.remainder_form));
+		}
+		out = jv_object_set(out, jv_string("forbid"), forbid);
+	}
+	jv_free(keep);
+	return out;
+}
