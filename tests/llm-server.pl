@@ -13,6 +13,8 @@
 #   /shape     JSON with no choices      /slow  answers after 5 seconds
 #   /stream    like /ok, as server-sent events in pieces, ending [DONE]
 #   /cut       the same events, cut off before the end
+#   /reword    "[happy]" + the prompt's last line + " がんばろう！" (cc-tutor)
+#   /tell      a reply that gives an answer away, in kana (cc-tutor's guard)
 # Each request is logged as one line: the path, whether an Authorization
 # header came (the key itself is never written), the model, max_tokens,
 # and the prompt with new lines as \n.  perl-base only; exits after 60 s.
@@ -105,6 +107,13 @@ while (my $c = $srv->accept) {
 		print $c "data: [DONE]\n\n" if $mode eq 'stream';
 	} elsif ($mode eq 'notag') {
 		reply($c, '200 OK', completion($line));
+	} elsif ($mode eq 'reword') {
+		my ($last) = $user =~ /([^\n]+)\s*\z/;
+		$last //= '';
+		$last =~ s/^\[[a-z]+\]//;
+		reply($c, '200 OK', completion("[happy]$last がんばろう！"));
+	} elsif ($mode eq 'tell') {
+		reply($c, '200 OK', completion("[happy]こたえは ろくじゅうはち だよ！"));
 	} elsif ($mode eq 'invent') {
 		reply($c, '200 OK', completion("[relaxed]It opens at 7:15."));
 	} elsif ($mode eq '429') {

@@ -175,13 +175,14 @@ $ CC_DOMAIN=engineer-cafe cc-coach call manage_hint '{"action":"advance"}' 2>&1 
 > cc-coach: cannot open 'DATA/engineer-cafe/calc-hints': No such file or directory
 > status 2
 
-=== options: --set belongs to state, and the command comes first
-$ cc-coach call manage_hint '{}' --set '{}' 2>&1 | head -1; cc-coach 2>&1 | head -1; cc-coach frob 2>&1 | head -1
+=== options: --set belongs to state, -s to a command; without one, cc-coach is a stage
+$ cc-coach call manage_hint '{}' --set '{}' 2>&1 | head -1; cc-coach -s x < /dev/null 2>&1 | head -1; cc-coach frob 2>&1 | head -1; echo '"3+4は？"' | cc-coach -n | jq -c '.coach | [.event, .problem.expression, .answer_request.request_type]'
 > cc-coach: --set is an option of the state command
-> cc-coach: expected a command: call, state, report or tools
+> cc-coach: -s, --set, -f and -l belong to a command
 > cc-coach: unknown command 'frob': call, state, report or tools
+> ["new_problem","3+4","explicit"]
 
 === options: --help and --version
 $ cc-coach --help | head -1; cc-coach --version | sed 's/[0-9][0-9.]*/N/'
-> usage: cc-coach call TOOL JSON-ARGS [-s SESSION]
+> usage: cc-coach [-u] [-n] < records.ndjson
 > cc-coach (concierge) N
