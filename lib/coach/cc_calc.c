@@ -495,6 +495,84 @@ cc_calc_check(const char *expr, size_t elen, const char *answer, size_t alen,
 
 /* ---- calculate_and_verify ---- */
 
+/* Skip one digit, ASCII or full-width, at s[*i]; 1 if there was one. */
+static int
+skip_digit(const char *s, size_t n, size_t *i)
+{
+	if (*i < n && s[*i] >= '0' && s[*i] <= '9') {
+		(*i)++;
+		return 1;
+	}
+	/* ０-９ are EF BC 90 - EF BC 99 */
+	if (*i + 2 < n && (unsigned char)s[*i] == 0xEF && (unsigned char)s[*i + 1] == 0xBC &&
+	    (unsigned char)s[*i + 2] >= 0x90 && (unsigned char)s[*i + 2] <= 0x99) {
+		*i += 3;
+		return 1;
+	}
+	return 0;
+}
+
+static int
+skip_lit(const char *s, size_t n, size_t *i, const char *lit)
+{
+	size_t k = strlen(lit);
+
+	if (*i + k <= n && memcmp(s + *i, lit, k) == 0) {
+		*i += k;
+		return 1;
+	}
+	return 0;
+}
+
+static void
+skip_space(const char *s, size_t n, size_t *i)
+{
+	while (skip_lit(s, n, i, " ") || skip_lit(s, n, i, "\t") || skip_lit(s, n, i, "\u3000"))
+		;
+}
+
+/* Digits with an optional decimal part; 1 if there were digits. */
+static int
+skip_number(const char *s, size_t n, size_t *i)
+{
+	int d = 0;
+
+	while (skip_digit(s, n, i))
+		d++;
+	if (skip_lit(s, n, i, ".") || skip_lit(s, n, i, "．"))
+		while (skip_digit(s, n, i))
+			d++;
+	return d > 0;
+}
+
+/*
+ * The answer forms the tool takes (../shared/eval/homework-coach README,
+ * "Child answer"): a number in ASCII or full-width digits, trimmed, with
+ * an optional trailing こ or です, or Q あまり R.  Anything else is no
+ * answer (a calculation error): a child's spoken forms (じゅうご, 68だよ)
+ * are the stage's to read (cc_calc_from_words), which hands this digits.
+ */
+static int
+tool_answer_form(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	skip_space(s, n, &i);
+	skip_lit(s, n, &i, "-");
+	if (!skip_number(s, n, &i))
+		return 0;
+	skip_space(s, n, &i);
+	if (skip_lit(s, n, &i, "あまり")) {
+		skip_space(s, n, &i);
+		if (!skip_number(s, n, &i))
+			return 0;
+	} else if (!skip_lit(s, n, &i, "こ")) {
+		skip_lit(s, n, &i, "です");
+	}
+	skip_space(s, n, &i);
+	return i == n;
+}
+
 /*
  * Said when the hints file is missing or has none of the keys: a wrong
  * answer must still come with a hint (callers test it for emptiness).
@@ -679,6 +757,8 @@ cc_calc_verify(const struct cc_texts *hints, jv args)
 	if (jv_get_kind(lang) == JV_KIND_STRING && strcmp(jv_string_value(lang), "en") == 0)
 		strcpy(lbuf, "en");
 
+	if (as && !tool_answer_form(as, alen))
+		as = "", alen = 0;
 	if (es)
 		cc_calc_check(es, elen, as, alen, &c);
 	else

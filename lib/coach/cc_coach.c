@@ -224,11 +224,16 @@ cc_coach_get_str(jv obj, const char *key)
 jv
 cc_coach_time_jv(time_t t)
 {
+	/* a stage writes the same "now" into every turn: format it once */
+	static time_t last = (time_t)-1;
+	static char buf[32];
 	struct tm tm;
-	char buf[32];
 
-	if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		return jv_null();
+	if (t != last) {
+		if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
+			return jv_null();
+		last = t;
+	}
 	return jv_string(buf);
 }
 

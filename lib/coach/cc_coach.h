@@ -102,7 +102,7 @@ cc_coach_tool_fn cc_coach_analyze_homework_image;
  * One turn of the cc-coach stage (cc_coach_turn.c): what the child's
  * text[0..len) was (a new problem, an answer, a request for the answer,
  * being stuck), what it did to the session's *state (replaced), and the
- * stage's record member: {event, problem, check, hint, progress,
+ * stage's record member: {event, said, problem, check, hint, progress,
  * answer_request, hint_level, stumbles, working_minutes, total_points,
  * streak, forbid}, owned.  lang is the reply language, "ja" or "en".
  */

@@ -260,6 +260,13 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	}
 
 	out = jv_object_set(out, jv_string("event"), jv_string(event));
+	/* what the words held, for the router: arithmetic is math */
+	if (u.recitation)
+		out = jv_object_set(out, jv_string("said"), jv_string("recitation"));
+	else if (flags & CC_CALC_HAS_EXPR)
+		out = jv_object_set(out, jv_string("said"), jv_string("problem"));
+	else if (flags & CC_CALC_HAS_ANSWER)
+		out = jv_object_set(out, jv_string("said"), jv_string("answer"));
 	{
 		jv p = jv_object_get(jv_copy(*state), jv_string("problem"));
 
