@@ -138,19 +138,6 @@ add_calendar(struct cc_event_sources *s, const struct cc_config *cfg,
 	}
 }
 
-static char *
-trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
-		*--e = '\0';
-	return s;
-}
-
 /*
  * events.conf: "key = value" lines; # comments; see cc-event(1).  A
  * problem ends the program, or with `check` set is reported there and
@@ -176,7 +163,7 @@ read_conf(struct cc_event_sources *s, const struct cc_config *cfg, int use_calen
 		return;
 	}
 	while (getline(&line, &cap, f) >= 0) {
-		char *eq, *key, *val, *t = trim(line);
+		char *eq, *key, *val, *t = cc_trim(line);
 
 		n++;
 		if (!*t || *t == '#')
@@ -186,8 +173,8 @@ read_conf(struct cc_event_sources *s, const struct cc_config *cfg, int use_calen
 			goto bad;
 		}
 		*eq = '\0';
-		key = trim(t);
-		val = trim(eq + 1);
+		key = cc_trim(t);
+		val = cc_trim(eq + 1);
 		if (strcmp(key, "calendar") == 0) {
 			if (use_calendars) {
 				size_t before = s->n;

@@ -26,30 +26,51 @@
 #define MAX_TOKENS 500		/* seed 002: LLM generation within 500 tokens */
 #define ATTEMPTS 2		/* one retry after 429, 5xx or a timeout */
 
-int
-cc_llm_from_env(struct cc_llm *l)
+/* PREFIX_NAME from the environment, or NULL when unset or empty. */
+static const char *
+env2(const char *prefix, const char *name)
 {
-	const char *base = getenv("CC_LLM_BASE_URL");
-	const char *model = getenv("CC_LLM_MODEL");
-	const char *key = getenv("CC_LLM_API_KEY");
-	const char *t = getenv("CC_LLM_TIMEOUT_MS");
+	char var[64];
+	const char *v;
+
+	snprintf(var, sizeof var, "%s_%s", prefix, name);
+	v = getenv(var);
+	return v && *v ? v : NULL;
+}
+
+int
+cc_llm_endpoint_from_env(const char *prefix, char **url, char **model, char **auth)
+{
+	const char *base = env2(prefix, "BASE_URL"), *m = env2(prefix, "MODEL");
+	const char *key = env2(prefix, "API_KEY");
 	size_t n;
 
-	memset(l, 0, sizeof *l);
-	if (!base || !*base)
+	*url = *model = *auth = NULL;
+	if (!base)
 		return 0;
 	n = strlen(base);
 	while (n && base[n - 1] == '/')
 		n--;
-	l->url = cc_xmalloc(n + sizeof "/chat/completions");
-	memcpy(l->url, base, n);
-	strcpy(l->url + n, "/chat/completions");
-	l->model = cc_xstrdup(model && *model ? model : "gpt-4o-mini");
-	if (key && *key) {
-		l->auth = cc_xmalloc(strlen(key) + sizeof "Authorization: Bearer ");
-		strcpy(l->auth, "Authorization: Bearer ");
-		strcat(l->auth, key);
+	*url = cc_xmalloc(n + sizeof "/chat/completions");
+	memcpy(*url, base, n);
+	strcpy(*url + n, "/chat/completions");
+	*model = cc_xstrdup(m ? m : "gpt-4o-mini");
+	if (key) {
+		*auth = cc_xmalloc(strlen(key) + sizeof "Authorization: Bearer ");
+		strcpy(*auth, "Authorization: Bearer ");
+		strcat(*auth, key);
 	}
+	return 1;
+}
+
+int
+cc_llm_from_env(struct cc_llm *l)
+{
+	const char *t = getenv("CC_LLM_TIMEOUT_MS");
+
+	memset(l, 0, sizeof *l);
+	if (!cc_llm_endpoint_from_env("CC_LLM", &l->url, &l->model, &l->auth))
+		return 0;
 	l->timeout_ms = t && atol(t) > 0 ? atol(t) : 20000;
 	return 1;
 }

@@ -25,6 +25,15 @@ struct cc_llm {
 };
 /* 1 and l set up when CC_LLM_BASE_URL is set, else 0. */
 int cc_llm_from_env(struct cc_llm *l);
+/*
+ * An OpenAI-compatible chat endpoint from PREFIX_BASE_URL, PREFIX_MODEL
+ * (default gpt-4o-mini) and PREFIX_API_KEY: *url its chat-completions
+ * URL, *model, and *auth the "Authorization: Bearer" header or NULL, all
+ * malloc'd.  1 when PREFIX_BASE_URL is set, else 0 (nothing set).  Keys
+ * are read from the environment only.
+ */
+int cc_llm_endpoint_from_env(const char *prefix, char **url, char **model,
+	char **auth);
 void cc_llm_release(struct cc_llm *l);
 /*
  * One chat completion (max 500 tokens; one retry after 429, 5xx or a

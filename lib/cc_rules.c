@@ -137,20 +137,6 @@ load_error(struct cc_rules *r, int line, const char *fmt, ...)
 	return -1;
 }
 
-static char *
-trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
-	    e[-1] == '\n'))
-		*--e = '\0';
-	return s;
-}
-
 /*
  * Values are interned: a slot holds a pointer into this table, so testing
  * slot=value compares pointers.  Session values are mapped here too
@@ -431,9 +417,9 @@ parse_rule_line(struct cc_rules *r, struct slot *s, char *line, int lineno)
 		value = cc_word(&rest);
 		cond = rest;
 	}
-	cond = trim(cond);
+	cond = cc_trim(cond);
 	if (strncmp(cond, "when ", 5) == 0)
-		rule.expr_src = cc_xstrdup(trim(cond + 5));
+		rule.expr_src = cc_xstrdup(cc_trim(cond + 5));
 	else if (strcmp(cond, "otherwise") != 0)
 		return load_error(r, lineno, "expected 'VALUE when CONDITION' or "
 		    "'VALUE otherwise' in slot '%s'", s->name);
@@ -459,7 +445,7 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 	char *rest = line, *kw;
 	int indented = *line == ' ' || *line == '\t';
 
-	line = trim(line);
+	line = cc_trim(line);
 	if (!*line || *line == '#')
 		return 0;
 	if (indented) {
@@ -469,13 +455,13 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 	}
 	rest = line;
 	kw = cc_word(&rest);
-	rest = trim(rest);
+	rest = cc_trim(rest);
 	*cur = NULL;
 	if (strcmp(kw, "cue") == 0) {
 		char *name = cc_word(&rest);
 		int i;
 
-		rest = trim(rest);
+		rest = cc_trim(rest);
 		if (!*name || !*rest)
 			return load_error(r, lineno, "expected 'cue NAME PATTERN'");
 		if ((i = find_cue(r, name)) < 0) {
@@ -504,10 +490,10 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 		if (!arrow)
 			return load_error(r, lineno, "expected 'fix PATTERN => REPLACEMENT'");
 		*arrow = '\0';
-		if (!(f.re = compile(r, lineno, "fix", trim(rest))))
+		if (!(f.re = compile(r, lineno, "fix", cc_trim(rest))))
 			return -1;
 		f.replacement = cc_text_fold(arrow + 4, strlen(arrow + 4), NULL, 0);
-		f.always = add_literals(r, trim(rest), MAX_CUES + (int)r->nfixes) < 0;
+		f.always = add_literals(r, cc_trim(rest), MAX_CUES + (int)r->nfixes) < 0;
 		r->fixes = cc_xrealloc(r->fixes, (r->nfixes + 1) * sizeof *r->fixes);
 		r->fixes[r->nfixes++] = f;
 	} else if (strcmp(kw, "vocab") == 0) {
@@ -535,7 +521,7 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 		/* a slot the caller sets from the record: input SLOT PATH */
 		char *name = cc_word(&rest), *path = cc_word(&rest);
 
-		if (!*name || !*path || *trim(rest))
+		if (!*name || !*path || *cc_trim(rest))
 			return load_error(r, lineno, "expected 'input SLOT PATH'");
 		if (find_slot(r, name) >= 0)
 			return load_error(r, lineno, "slot needs a new name");

@@ -179,6 +179,20 @@ cc_word(char **s)
 	return w;
 }
 
+char *
+cc_trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
+	    e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
 /* ---- leaving a dead service alone ---- */
 
 int

@@ -48,6 +48,8 @@ void cc_problem(struct cc_problems *p, const char *fmt, ...)
 int cc_mkdirs(const char *path);
 /* Split off the first blank-delimited word of *s (in place). */
 char *cc_word(char **s);
+/* s without leading blanks and trailing blanks and line ends (in place). */
+char *cc_trim(char *s);
 
 /* --version output, shared so every program prints the same thing. */
 void cc_print_version(void);

@@ -93,20 +93,6 @@ load_error(struct cc_lexicon *x, int line, const char *fmt, ...)
 	return -1;
 }
 
-static char *
-trim(char *s)
-{
-	char *e;
-
-	while (*s == ' ' || *s == '\t')
-		s++;
-	e = s + strlen(s);
-	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' ||
-	    e[-1] == '\n'))
-		*--e = '\0';
-	return s;
-}
-
 /* Fold and compile; `wrap` puts the pattern inside "%s" (a format). */
 static pcre2_code *
 compile(struct cc_lexicon *x, int line, const char *src, const char *wrap,
@@ -207,7 +193,7 @@ parse_cue(struct cc_lexicon *x, char *rest, int line)
 	size_t flen;
 	char *folded;
 
-	rest = trim(rest);
+	rest = cc_trim(rest);
 	if (!*cls || !*w || !*rest)
 		return load_error(x, line, "expected 'cue CLASS WEIGHT PATTERN'");
 	if ((c.cls = cc_lexicon_class(x, cls)) < 0)
@@ -230,7 +216,7 @@ parse_modifier(struct cc_lexicon *x, const char *kw, char *rest, int line)
 	char *where = cc_word(&rest);
 	struct modifier m;
 
-	rest = trim(rest);
+	rest = cc_trim(rest);
 	m.kind = strcmp(kw, "soften") == 0 ? MOD_SOFTEN :
 	    strcmp(kw, "intensify") == 0 ? MOD_INTENSIFY : MOD_NEGATE;
 	if (strcmp(where, "before") != 0 && strcmp(where, "after") != 0)
@@ -253,7 +239,7 @@ parse_line(struct cc_lexicon *x, char *line, int lineno, const char *const *extr
 {
 	char *rest, *kw;
 
-	line = trim(line);
+	line = cc_trim(line);
 	if (!*line || *line == '#')
 		return 0;
 	rest = line;
@@ -279,7 +265,7 @@ parse_line(struct cc_lexicon *x, char *line, int lineno, const char *const *extr
 			return load_error(x, lineno, "expected 'fix PATTERN => TEXT'");
 		}
 		*arrow = '\0';
-		if (!(f.re = compile(x, lineno, trim(rest), NULL, 0)))
+		if (!(f.re = compile(x, lineno, cc_trim(rest), NULL, 0)))
 			return -1;
 		f.replacement = cc_text_fold(repl, strlen(repl), NULL, 0);
 		x->fixes = cc_xrealloc(x->fixes, (x->nfixes + 1) * sizeof *x->fixes);
@@ -290,7 +276,7 @@ parse_line(struct cc_lexicon *x, char *line, int lineno, const char *const *extr
 		if (strcmp(extra[i], kw) == 0) {
 			x->extra = cc_xrealloc(x->extra, (x->nextra + 1) * sizeof *x->extra);
 			x->extra[x->nextra++] = (struct cc_lexicon_line){
-				.directive = extra[i], .args = cc_xstrdup(trim(rest)),
+				.directive = extra[i], .args = cc_xstrdup(cc_trim(rest)),
 				.line = lineno };
 			return 0;
 		}

@@ -26,27 +26,11 @@
 int
 cc_vision_from_env(struct cc_vision *v)
 {
-	const char *base = getenv("CC_VISION_BASE_URL");
-	const char *model = getenv("CC_VISION_MODEL");
-	const char *key = getenv("CC_VISION_API_KEY");
 	const char *t = getenv("CC_VISION_TIMEOUT");
-	size_t n;
 
 	memset(v, 0, sizeof *v);
-	if (!base || !*base)
+	if (!cc_llm_endpoint_from_env("CC_VISION", &v->url, &v->model, &v->auth))
 		return 0;
-	n = strlen(base);
-	while (n && base[n - 1] == '/')
-		n--;
-	v->url = cc_xmalloc(n + sizeof "/chat/completions");
-	memcpy(v->url, base, n);
-	strcpy(v->url + n, "/chat/completions");
-	v->model = cc_xstrdup(model && *model ? model : "gpt-4o-mini");
-	if (key && *key) {
-		v->auth = cc_xmalloc(strlen(key) + sizeof "Authorization: Bearer ");
-		strcpy(v->auth, "Authorization: Bearer ");
-		strcat(v->auth, key);
-	}
 	v->timeout_ms = 60000;
 	if (t && *t) {
 		char *end;
