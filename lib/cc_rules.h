@@ -26,6 +26,12 @@ struct cc_rules_context {
 	int has_last;				/* the session has an earlier turn */
 	const char *last[CC_RULES_MAX_SLOTS];	/* the turn just before */
 	const char *prev[CC_RULES_MAX_SLOTS];	/* the last turn that gives context */
+	/*
+	 * The record members that field slots read (cc_rules_field_member),
+	 * by slot index: not NUL-terminated; NULL or length 0 for none.
+	 */
+	const char *field[CC_RULES_MAX_SLOTS];
+	size_t field_len[CC_RULES_MAX_SLOTS];
 };
 
 /* Load and compile a rules file; NULL with a "path:line: why" message. */
@@ -60,6 +66,19 @@ int cc_rules_language_neutral(const struct cc_rules *r, const char *cue);
  * that gives context.
  */
 int cc_rules_inherited(const struct cc_rules *r);
+/*
+ * The record member a field slot reads ("field NAME MEMBER"), or NULL for
+ * a slot of another kind.  The caller hands its value in ctx->field.
+ */
+const char *cc_rules_field_member(const struct cc_rules *r, size_t slot);
+/*
+ * The members the rules' output lines add to a record (cc-rules(5),
+ * output): their number, the name and line of each, and all of them
+ * written as key-value pairs into the object open in w.
+ */
+size_t cc_rules_noutputs(const struct cc_rules *r);
+const char *cc_rules_output_name(const struct cc_rules *r, size_t i, int *line);
+void cc_rules_write_outputs(const struct cc_rules *r, struct cc_jw *w);
 /* The folded, fixed text the cues were matched against. */
 const char *cc_rules_text(const struct cc_rules *r);
 /*

@@ -162,6 +162,112 @@ test_bad_rules(void)
 	bad_rules("slot agent\nslot agent\n", ":2: slot needs a new name", "a slot twice");
 }
 
+/* count, comparisons, field slots and output lines (cc-rules(5)). */
+static const char count_text[] =
+	"cue a alpha\n"
+	"cue a \\bapple\\b\n"
+	"cue a \\bant\\b\n"
+	"cue b beta\n"
+	"field given kind upper\n"
+	"slot has_b\n"
+	"  yes when b\n"
+	"count n a has_b\n"
+	"slot agent\n"
+	"  X when given=SPECIAL\n"
+	"  Y when given?\n"
+	"  many when n>=3\n"
+	"  two when n=2\n"
+	"  few when n<2 & n>0\n"
+	"  none otherwise\n"
+	"slot first\n"
+	"  A when a\n"
+	"slot second\n"
+	"  B when b\n"
+	"output total number n\n"
+	"output both list first second\n"
+	"output b flag has_b\n"
+	"output who agent\n";
+
+static void
+eval_field(struct cc_rules *r, const char *q, const char *field)
+{
+	struct cc_rules_context ctx = {0};
+	int s = cc_rules_slot(r, "given");
+
+	ctx.field[s] = field;
+	ctx.field_len[s] = field ? strlen(field) : 0;
+	cc_rules_eval(r, q, strlen(q), &ctx);
+}
+
+static void
+test_counts(void)
+{
+	char err[512];
+	struct cc_rules *r = load(count_text, err, sizeof err);
+	struct cc_buf b = {0};
+	struct cc_jw w;
+
+	if (!ok(r != NULL, "counts, fields and outputs load (%s)", r ? "ok" : err))
+		return;
+	is_str(cc_rules_field_member(r, (size_t)cc_rules_slot(r, "given")), "kind",
+	    "a field slot names its member");
+	ok(cc_rules_field_member(r, (size_t)cc_rules_slot(r, "agent")) == NULL,
+	    "a rules slot has no member");
+	eval_field(r, "alpha apple and beta", NULL);
+	is_str(cc_rules_get(r, "n"), "3", "a count adds each matching line and each set slot");
+	is_str(cc_rules_get(r, "agent"), "many", "n>=3");
+	eval_field(r, "alpha and ants", NULL);
+	is_str(cc_rules_get(r, "n"), "1", "a line that does not match is not counted");
+	is_str(cc_rules_get(r, "agent"), "few", "n<2 & n>0");
+	eval_field(r, "apple ant", NULL);
+	is_str(cc_rules_get(r, "agent"), "two", "n=2 compares the count's text");
+	eval_field(r, "nothing", NULL);
+	is_str(cc_rules_get(r, "n"), "0", "nothing counts 0");
+	is_str(cc_rules_get(r, "agent"), "none", "and 0 is not >0");
+	eval_field(r, "nothing", "special");
+	is_str(cc_rules_get(r, "agent"), "X", "a field is upper-cased and compared");
+	eval_field(r, "nothing", "ｓpecial");
+	is_str(cc_rules_get(r, "agent"), "Y", "a value the rules do not name is set and equals nothing");
+	is_str(cc_rules_get(r, "given"), "ＳPECIAL", "upper-casing is Unicode's, without NFKC");
+	eval_field(r, "alpha beta", NULL);
+	is_int(cc_rules_noutputs(r), 4, "four output lines");
+	cc_jw_init(&w, &b);
+	cc_jw_object(&w);
+	cc_rules_write_outputs(r, &w);
+	cc_jw_end(&w);
+	is_str(b.data, "{\"total\":2,\"both\":[\"A\",\"B\"],\"b\":true,\"who\":\"two\"}",
+	    "outputs: a number, a list of the set slots, a flag, a string");
+	b.len = 0;
+	eval_field(r, "alpha", NULL);
+	cc_jw_init(&w, &b);
+	cc_jw_object(&w);
+	cc_rules_write_outputs(r, &w);
+	cc_jw_end(&w);
+	is_str(b.data, "{\"total\":1,\"both\":[\"A\"],\"b\":false,\"who\":\"few\"}",
+	    "a list leaves out unset slots; a flag of an unset slot is false");
+	cc_buf_release(&b);
+	cc_rules_free(r);
+
+	bad_rules("count n x\nslot agent\n  A otherwise\n", ":1: count n: no cue or slot 'x'",
+	    "a count of nothing");
+	bad_rules("count n agent\nslot agent\n  A otherwise\n", "slot 'agent' is decided later",
+	    "a count of a later slot");
+	bad_rules("cue a x\nslot agent\n  A when a<2\n", "unknown slot", "a cue compared");
+	bad_rules("count n\nslot agent\n  A otherwise\n", ":1: expected 'count NAME",
+	    "a count of no items");
+	bad_rules("slot agent\n  A when agent>x\n", "number expected", "a comparison with a word");
+	bad_rules("field f\nslot agent\n  A otherwise\n", ":1: expected 'field NAME MEMBER",
+	    "a field without a member");
+	bad_rules("slot agent\n  A otherwise\noutput x list\n", ":3: expected 'output NAME",
+	    "an output of no slots");
+	bad_rules("slot agent\n  A otherwise\noutput x agent agent\n", ":3: expected 'output NAME",
+	    "a string output of two slots");
+	bad_rules("slot agent\n  A otherwise\noutput x nope\n", ":3: output x: unknown slot 'nope'",
+	    "an output of an unknown slot");
+	bad_rules("slot agent\n  A otherwise\noutput x agent\noutput x agent\n",
+	    ":4: output 'x' twice", "an output twice");
+}
+
 /*
  * The patterns are JIT-compiled only after a thousand evaluations: the
  * bundled rules must decide every slot the same way before and after.
@@ -217,6 +323,7 @@ main(void)
 	test_literals();
 	test_rules();
 	test_bad_rules();
+	test_counts();
 	test_jit_same();
 	return tap_done();
 }
