@@ -26,13 +26,29 @@
 #define MAX_TOKENS 500		/* seed 002: LLM generation within 500 tokens */
 #define ATTEMPTS 2		/* one retry after 429, 5xx or a timeout */
 
+/* getenv(prefix + name) */
+static const char *
+env(const char *prefix, const char *name)
+{
+	char var[128];
+
+	snprintf(var, sizeof var, "%s_%s", prefix, name);
+	return getenv(var);
+}
+
 int
 cc_llm_from_env(struct cc_llm *l)
 {
-	const char *base = getenv("CC_LLM_BASE_URL");
-	const char *model = getenv("CC_LLM_MODEL");
-	const char *key = getenv("CC_LLM_API_KEY");
-	const char *t = getenv("CC_LLM_TIMEOUT_MS");
+	return cc_llm_from_env_prefix(l, "CC_LLM");
+}
+
+int
+cc_llm_from_env_prefix(struct cc_llm *l, const char *prefix)
+{
+	const char *base = env(prefix, "BASE_URL");
+	const char *model = env(prefix, "MODEL");
+	const char *key = env(prefix, "API_KEY");
+	const char *t = env(prefix, "TIMEOUT_MS");
 	size_t n;
 
 	memset(l, 0, sizeof *l);
