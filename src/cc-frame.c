@@ -102,65 +102,19 @@ intent_of(struct cc_record *rec, const char **from)
 	return intent;
 }
 
-/*
- * Read the slots of an object like the seed's extraction output:
- * {slot: {value, quote} | null}.  Borrows obj, which must outlive slots.
- */
-static void
-slots_from(jv obj, struct slot slots[CC_QF_NSLOTS])
-{
-	for (int i = 0; i < CC_QF_NSLOTS; i++) {
-		jv s = jv_object_get(jv_copy(obj), jv_string(cc_qframe_slot_names[i]));
-		struct slot *sl = &slots[i];
-
-		memset(sl, 0, sizeof *sl);
-		sl->rule = -1;
-		if (jv_is_valid(s) && jv_get_kind(s) != JV_KIND_NULL) {
-			sl->given = 1;
-			if (jv_get_kind(s) == JV_KIND_OBJECT) {
-				jv v = jv_object_get(jv_copy(s), jv_string("value"));
-				jv q = jv_object_get(jv_copy(s), jv_string("quote"));
-
-				/* the strings live in obj: s and its members are copies of it */
-				if (jv_get_kind(v) == JV_KIND_STRING) {
-					sl->value = jv_string_value(v);
-					sl->vlen = (size_t)jv_string_length_bytes(jv_copy(v));
-				}
-				if (jv_get_kind(q) == JV_KIND_STRING) {
-					sl->quote = jv_string_value(q);
-					sl->qlen = (size_t)jv_string_length_bytes(jv_copy(q));
-				}
-				jv_free(v);
-				jv_free(q);
-			}
-		}
-		jv_free(s);
-	}
-}
-
-/*
- * The LLM's slots: the JSON object in its answer (fences and prose
- * around it are tolerated).  Returns the object, or jv_invalid() with err.
- */
+/* The LLM's slots: the extraction object in its answer, or jv_invalid(). */
 static jv
 ask_llm(struct framer *fr, const char *q, size_t qlen, char *err, size_t errlen)
 {
 	struct cc_buf user = {0}, out = {0};
-	const char *open, *close;
 	jv v = jv_invalid();
 
 	cc_buf_add(&user, prompt_head, sizeof prompt_head - 1);
 	cc_buf_add(&user, q, qlen);
 	if (cc_llm_chat(&fr->llm, prompt_system, user.data, &out, err, errlen) == 0) {
-		open = out.data ? strchr(out.data, '{') : NULL;
-		close = out.data ? strrchr(out.data, '}') : NULL;
-		if (open && close && close > open)
-			v = cc_json_parse(open, (size_t)(close - open) + 1);
-		if (jv_get_kind(v) != JV_KIND_OBJECT) {
-			jv_free(v);
-			v = jv_invalid();
+		v = cc_qframe_parse_answer(out.data ? out.data : "", out.len);
+		if (!jv_is_valid(v))
 			snprintf(err, errlen, "the answer holds no JSON object");
-		}
 	}
 	cc_buf_release(&user);
 	cc_buf_release(&out);
@@ -300,7 +254,12 @@ frame(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		}
 	}
 	if (jv_is_valid(src)) {
-		slots_from(src, slots);
+		struct cc_qf_given g[CC_QF_NSLOTS];
+
+		cc_qframe_given(src, g);
+		for (int i = 0; i < CC_QF_NSLOTS; i++)
+			slots[i] = (struct slot){ .given = g[i].given, .value = g[i].value,
+			    .quote = g[i].quote, .vlen = g[i].vlen, .qlen = g[i].qlen, .rule = -1 };
 	} else {
 		struct cc_slotx_span spans[CC_QF_NSLOTS];
 

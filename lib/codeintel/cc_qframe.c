@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cc_util.h"
+#include "cc_json.h"
 #include "cc_text.h"
 #include "cc_qframe.h"
 
@@ -237,4 +238,61 @@ cc_qframe_risk(const struct cc_qframe *f, const char *intent)
 		if (f->hypothesis[i])
 			return "MEDIUM";
 	return "LOW";
+}
+
+/* A string member of an object: its text and length, or NULL.  Borrows obj. */
+static const char *
+str_member(jv obj, const char *key, size_t *len)
+{
+	jv v = jv_object_get(jv_copy(obj), jv_string(key));
+	const char *s = NULL;
+
+	/* the string stays alive in obj: v is a reference to the same value */
+	if (jv_get_kind(v) == JV_KIND_STRING) {
+		s = jv_string_value(v);
+		*len = (size_t)jv_string_length_bytes(jv_copy(v));
+	}
+	jv_free(v);
+	return s;
+}
+
+void
+cc_qframe_given(jv obj, struct cc_qf_given out[CC_QF_NSLOTS])
+{
+	memset(out, 0, CC_QF_NSLOTS * sizeof *out);
+	if (jv_get_kind(obj) != JV_KIND_OBJECT)
+		return;
+	for (int i = 0; i < CC_QF_NSLOTS; i++) {
+		jv s = jv_object_get(jv_copy(obj), jv_string(cc_qframe_slot_names[i]));
+
+		if (jv_is_valid(s) && jv_get_kind(s) != JV_KIND_NULL) {
+			out[i].given = 1;
+			if (jv_get_kind(s) == JV_KIND_OBJECT) {
+				out[i].value = str_member(s, "value", &out[i].vlen);
+				out[i].quote = str_member(s, "quote", &out[i].qlen);
+			}
+		}
+		jv_free(s);
+	}
+}
+
+jv
+cc_qframe_parse_answer(const char *text, size_t len)
+{
+	const char *open = memchr(text, '{', len), *close = NULL;
+	jv v;
+
+	for (size_t i = len; open && i > (size_t)(open - text); i--)
+		if (text[i - 1] == '}') {
+			close = text + i - 1;
+			break;
+		}
+	if (!open || !close)
+		return jv_invalid();
+	v = cc_json_parse(open, (size_t)(close - open) + 1);
+	if (jv_get_kind(v) != JV_KIND_OBJECT) {
+		jv_free(v);
+		return jv_invalid();
+	}
+	return v;
 }

@@ -9,11 +9,13 @@
  * substrings as code-point substrings (bytes of valid UTF-8 are the same).
  *
  * Owns: nothing; every function borrows its strings, which are
- * (pointer, length) pairs of UTF-8 that need not be NUL-terminated.
+ * (pointer, length) pairs of UTF-8 that need not be NUL-terminated, and
+ * its jv values.
  */
 #ifndef CC_QFRAME_H
 #define CC_QFRAME_H
 
+#include <jv.h>
 #include <stddef.h>
 
 /* The four slots, in the seed's order (get_missing_slots). */
@@ -35,6 +37,25 @@ struct cc_qframe {
 	/* slot_source HYPOTHESIS (the seed's risk rule 5), by slot */
 	int hypothesis[CC_QF_NSLOTS];
 };
+
+/*
+ * A slot as an extractor gave it ({"value": ..., "quote": ...}): given
+ * when it is not null or absent; value and quote point into the jv the
+ * slot came from (NULL when not a string), which must outlive them.
+ */
+struct cc_qf_given {
+	int given;
+	const char *value, *quote;
+	size_t vlen, qlen;
+};
+/* The slots of an extraction object {slot: {value, quote} | null}; borrows obj. */
+void cc_qframe_given(jv obj, struct cc_qf_given out[CC_QF_NSLOTS]);
+/*
+ * The extraction object in an LLM's answer text[0..len): from its first
+ * '{' to its last '}' (fences and prose around it are tolerated).  An
+ * owned object, or jv_invalid().
+ */
+jv cc_qframe_parse_answer(const char *text, size_t len);
 
 /* Code points in s[0..len) (Python's len()). */
 size_t cc_qframe_len(const char *s, size_t len);
