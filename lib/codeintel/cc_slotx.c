@@ -25,6 +25,14 @@
 #define MAX_INTENTS 8
 #define JIT_AFTER 200		/* extractions before the patterns are JIT-compiled */
 #define MAX_TRIES 64		/* later starts tried when a match overlaps */
+/*
+ * Requests are a few sentences; the rules look at this much of one at most
+ * (a quote must stand in the request, not be all of it), and each match
+ * may take this many steps: long or hostile text costs milliseconds, not
+ * minutes of backtracking.
+ */
+#define MAX_TEXT 4096
+#define MATCH_LIMIT 200000
 
 struct rule {
 	int slot;
@@ -55,6 +63,7 @@ struct cc_slotx {
 	char **none;
 	size_t nnone;
 	pcre2_match_data *md;
+	pcre2_match_context *mc;
 	struct cc_buf work;	/* the text with filled slots masked */
 	unsigned long runs;
 	int jit;
@@ -113,6 +122,7 @@ cc_slotx_free(struct cc_slotx *x)
 	free(x->trim_end);
 	free_list(x->none, x->nnone);
 	pcre2_match_data_free(x->md);
+	pcre2_match_context_free(x->mc);
 	cc_buf_release(&x->work);
 	free(x);
 }
@@ -122,8 +132,14 @@ static const char *
 macro(const struct cc_slotx *x, const char *name, size_t n)
 {
 	static const struct { const char *name, *body; } builtin[] = {
-		{ "T", "\\x01+" }, { "C", "\\x02+" }, { "I", "\\x03+" },
-		{ "A", "\\x04+" }, { "M", "[\\x01-\\x04]" },
+		/*
+		 * A slot's whole masked run, entered at its start only and never
+		 * given back: a pattern that starts with one stays linear.
+		 */
+		{ "T", "(?<!\\x01)\\x01++" }, { "C", "(?<!\\x02)\\x02++" },
+		{ "I", "(?<!\\x03)\\x03++" }, { "A", "(?<!\\x04)\\x04++" },
+		{ "M", "[\\x01-\\x04]" },		/* one masked character */
+		{ "R", "(?<![\\x01-\\x04])[\\x01-\\x04]++" },	/* a whole run of them */
 	};
 
 	for (size_t i = 0; i < sizeof builtin / sizeof *builtin; i++)
@@ -315,6 +331,8 @@ cc_slotx_load(const char *path, char *err, size_t errlen)
 	}
 	x->path = NULL;
 	x->md = pcre2_match_data_create(32, NULL);
+	x->mc = pcre2_match_context_create(NULL);
+	pcre2_set_match_limit(x->mc, MATCH_LIMIT);
 	return x;
 }
 
@@ -469,6 +487,11 @@ cc_slotx_extract(struct cc_slotx *x, const char *text, size_t len, const char *i
 			return;
 	if (!x->jit && ++x->runs >= JIT_AFTER)
 		jit_all(x);
+	if (len > MAX_TEXT) {	/* the head of a long text, cut between characters */
+		len = MAX_TEXT;
+		while (len > 0 && ((unsigned char)text[len] & 0xC0) == 0x80)
+			len--;
+	}
 	x->work.len = 0;
 	cc_buf_add(&x->work, text, len);
 	w = x->work.data;
@@ -479,7 +502,7 @@ cc_slotx_extract(struct cc_slotx *x, const char *text, size_t len, const char *i
 		if (spans[r->slot].end > spans[r->slot].start || !for_intent(r, intent))
 			continue;
 		for (int tries = 0; tries < MAX_TRIES && from <= len; tries++) {
-			int rc = pcre2_match(r->re, (PCRE2_SPTR)w, len, from, 0, x->md, NULL);
+			int rc = pcre2_match(r->re, (PCRE2_SPTR)w, len, from, 0, x->md, x->mc);
 			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(x->md);
 			size_t s, e, next;
 

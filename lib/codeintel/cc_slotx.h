@@ -9,7 +9,8 @@
  * become one control character per slot, \x01 target_feature, \x02
  * trigger_condition, \x03 observed_issue, \x04 desired_action), so a
  * later rule can neither quote it again nor overlap it, and can anchor on
- * it: {T} {C} {I} {A} in a pattern stand for those masks, {M} for any.
+ * it: {T} {C} {I} {A} in a pattern stand for those masks (a whole run,
+ * possessively), {M} for one masked character of any slot, {R} for a run.
  * Every quote is a span of the request as it was given.
  *
  * Owns: the compiled patterns and their match data.  Borrows: the text.
