@@ -34,12 +34,21 @@ struct require {
 	size_t nevidence;
 };
 
+#define NMASKS (1u << CC_QF_NSLOTS)
+
 struct cc_explore {
 	struct hint hints[CC_QF_NSLOTS];
 	struct require *reqs;
 	size_t nreqs;
 	char **tools;		/* required_tools, for every intent and risk */
 	size_t ntools;
+	/*
+	 * What is written for each set of missing slots and each require
+	 * line, made once at load: the texts are long, and escaping them for
+	 * every record cost more than framing it.
+	 */
+	struct cc_buf guidance[NMASKS], tools_text[NMASKS];
+	struct cc_buf *req_json;	/* by require line; the last: none */
 	char err[512];
 };
 
@@ -93,6 +102,13 @@ cc_explore_free(struct cc_explore *x)
 	}
 	free(x->reqs);
 	free_list(x->tools, x->ntools);
+	for (unsigned m = 0; m < NMASKS; m++) {
+		cc_buf_release(&x->guidance[m]);
+		cc_buf_release(&x->tools_text[m]);
+	}
+	for (size_t r = 0; x->req_json && r <= x->nreqs; r++)
+		cc_buf_release(&x->req_json[r]);
+	free(x->req_json);
 	free(x);
 }
 
@@ -222,6 +238,8 @@ read_file(struct cc_explore *x, const char *path,
 	return rc;
 }
 
+static void prepare(struct cc_explore *x);
+
 struct cc_explore *
 cc_explore_load(const char *guidance, const char *requirements, char *err, size_t errlen)
 {
@@ -235,6 +253,7 @@ cc_explore_load(const char *guidance, const char *requirements, char *err, size_
 		cc_explore_free(x);
 		return NULL;
 	}
+	prepare(x);
 	return x;
 }
 
@@ -258,8 +277,8 @@ tools_for(const struct cc_explore *x, const int missing[CC_QF_NSLOTS],
 	return n;
 }
 
-void
-cc_explore_write_guidance(const struct cc_explore *x, const int missing[CC_QF_NSLOTS],
+static void
+build_guidance(const struct cc_explore *x, const int missing[CC_QF_NSLOTS],
     struct cc_jw *w)
 {
 	const char *tools[64];
@@ -289,8 +308,8 @@ cc_explore_write_guidance(const struct cc_explore *x, const int missing[CC_QF_NS
 	cc_jw_end(w);
 }
 
-void
-cc_explore_tools_text(const struct cc_explore *x, const int missing[CC_QF_NSLOTS],
+static void
+build_tools_text(const struct cc_explore *x, const int missing[CC_QF_NSLOTS],
     struct cc_buf *b)
 {
 	const char *tools[64];
@@ -312,16 +331,9 @@ listed(char **list, size_t n, const char *v)
 	return 0;
 }
 
-void
-cc_explore_write_requirements(const struct cc_explore *x, const char *intent,
-    const char *risk, struct cc_jw *w)
+static void
+build_requirements(const struct cc_explore *x, const struct require *r, struct cc_jw *w)
 {
-	const struct require *r = NULL;
-
-	for (size_t i = 0; i < x->nreqs && !r; i++)
-		if (listed(x->reqs[i].intents, x->reqs[i].nintents, intent) &&
-		    listed(x->reqs[i].risks, x->reqs[i].nrisks, risk))
-			r = &x->reqs[i];
 	cc_jw_object(w);
 	for (size_t c = 0; r && c < r->ncounts; c++) {
 		cc_jw_key(w, r->counts[c].key);
@@ -338,4 +350,69 @@ cc_explore_write_requirements(const struct cc_explore *x, const char *intent,
 		cc_jw_cstr(w, x->tools[t]);
 	cc_jw_end(w);
 	cc_jw_end(w);
+}
+
+/* Everything written for a set of slots or a require line, made once. */
+static void
+prepare(struct cc_explore *x)
+{
+	struct cc_jw w;
+
+	for (unsigned m = 0; m < NMASKS; m++) {
+		int missing[CC_QF_NSLOTS];
+
+		for (int i = 0; i < CC_QF_NSLOTS; i++)
+			missing[i] = m >> i & 1;
+		cc_jw_init(&w, &x->guidance[m]);
+		build_guidance(x, missing, &w);
+		cc_buf_add(&x->tools_text[m], "", 0);
+		build_tools_text(x, missing, &x->tools_text[m]);
+	}
+	x->req_json = calloc(x->nreqs + 1, sizeof *x->req_json);
+	if (!x->req_json)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	for (size_t r = 0; r <= x->nreqs; r++) {
+		cc_jw_init(&w, &x->req_json[r]);
+		build_requirements(x, r < x->nreqs ? &x->reqs[r] : NULL, &w);
+	}
+}
+
+static unsigned
+mask_of(const int missing[CC_QF_NSLOTS])
+{
+	unsigned m = 0;
+
+	for (int i = 0; i < CC_QF_NSLOTS; i++)
+		m |= (missing[i] != 0) << i;
+	return m;
+}
+
+void
+cc_explore_write_guidance(const struct cc_explore *x, const int missing[CC_QF_NSLOTS],
+    struct cc_jw *w)
+{
+	const struct cc_buf *b = &x->guidance[mask_of(missing)];
+
+	cc_jw_raw(w, b->data, b->len);
+}
+
+void
+cc_explore_tools_text(const struct cc_explore *x, const int missing[CC_QF_NSLOTS],
+    struct cc_buf *b)
+{
+	const struct cc_buf *t = &x->tools_text[mask_of(missing)];
+
+	cc_buf_add(b, t->data, t->len);
+}
+
+void
+cc_explore_write_requirements(const struct cc_explore *x, const char *intent,
+    const char *risk, struct cc_jw *w)
+{
+	size_t r = 0;
+
+	while (r < x->nreqs && !(listed(x->reqs[r].intents, x->reqs[r].nintents, intent) &&
+	    listed(x->reqs[r].risks, x->reqs[r].nrisks, risk)))
+		r++;
+	cc_jw_raw(w, x->req_json[r].data, x->req_json[r].len);
 }

@@ -132,11 +132,16 @@ int
 cc_qframe_consistent(const char *value, size_t vlen, const char *quote, size_t qlen)
 {
 	size_t vl, ql, nv, nq, common = 0;
-	char *v = cc_text_lower(value, vlen, &vl), *q = cc_text_lower(quote, qlen, &ql);
+	char *v, *q;
 	struct words vw, qw;
 	int32_t *vc, *qc;
 	int ok = 0;
 
+	/* a value that is its quote (any extractor that quotes) contains it */
+	if (vlen == qlen && memcmp(value, quote, vlen) == 0)
+		return 1;
+	v = cc_text_lower(value, vlen, &vl);
+	q = cc_text_lower(quote, qlen, &ql);
 	/* 1. one contains the other */
 	if (contains(q, ql, v, vl) || contains(v, vl, q, ql)) {
 		ok = 1;

@@ -34,8 +34,12 @@
 #define MAX_TEXT 4096
 #define MATCH_LIMIT 200000
 
+/* What a rule needs the request to hold: +ja, +en */
+enum { NEED_JA = 1, NEED_LATIN = 2 };
+
 struct rule {
 	int slot;
+	int need;		/* NEED_*: skipped on a request without it */
 	pcre2_code *re;
 	int group;		/* the group quoted: q, else 0 */
 	char *intents[MAX_INTENTS];	/* none: every intent */
@@ -50,6 +54,7 @@ struct macro {
 /* A word taken off the start or end of the quotes of some slots. */
 struct trimword {
 	char *word;
+	size_t len;
 	unsigned slots;		/* bit i: slot i */
 };
 
@@ -60,6 +65,8 @@ struct cc_slotx {
 	size_t nmacros;
 	struct trimword *trim_start, *trim_end;
 	size_t ntrim_start, ntrim_end;
+	/* the bytes a trim word can begin (start) or end (end) with, case folded */
+	unsigned char first_byte[256], last_byte[256];
 	char **none;
 	size_t nnone;
 	pcre2_match_data *md;
@@ -209,6 +216,15 @@ compile(struct cc_slotx *x, int line, const char *src)
 	return re;
 }
 
+/* Mark a byte in a table, both cases of a Latin letter. */
+static void
+mark_byte(unsigned char *table, unsigned char b)
+{
+	table[b] = 1;
+	if ((b | 0x20) >= 'a' && (b | 0x20) <= 'z')
+		table[b | 0x20] = table[b & ~0x20] = 1;
+}
+
 static int
 parse_line(struct cc_slotx *x, char *line, int lineno)
 {
@@ -258,13 +274,15 @@ parse_line(struct cc_slotx *x, char *line, int lineno)
 		}
 		while (*(w = cc_word(&rest))) {
 			*list = cc_xrealloc(*list, (*n + 1) * sizeof **list);
-			(*list)[(*n)++] = (struct trimword){ cc_xstrdup(w), slots };
+			(*list)[(*n)++] = (struct trimword){ cc_xstrdup(w), strlen(w), slots };
+			mark_byte(kw[5] == 's' ? x->first_byte : x->last_byte,
+			    (unsigned char)(kw[5] == 's' ? w[0] : w[strlen(w) - 1]));
 		}
 		return 0;
 	}
 	int slot = cc_qframe_slot(kw, strlen(kw));
 	struct rule r = { .slot = slot, .line = lineno };
-	char *src;
+	char *src = NULL;
 
 	if (slot < 0)
 		return fail(x, lineno, "unknown slot or directive '%s'", kw);
@@ -276,6 +294,17 @@ parse_line(struct cc_slotx *x, char *line, int lineno)
 				return fail(x, lineno, "more than %d intents", MAX_INTENTS);
 			r.intents[r.nintents++] = cc_xstrdup(tok);
 		}
+		rest += strspn(rest, " \t");
+	}
+	while (*rest == '+') {	/* +ja, +en: what the request must hold */
+		char *opt = cc_word(&rest);
+
+		if (strcmp(opt, "+ja") == 0)
+			r.need |= NEED_JA;
+		else if (strcmp(opt, "+en") == 0)
+			r.need |= NEED_LATIN;
+		else
+			return fail(x, lineno, "unknown option '%s' (+ja, +en)", opt);
 		rest += strspn(rest, " \t");
 	}
 	if (!*rest || !(src = expand(x, lineno, rest)) || !(r.re = compile(x, lineno, src))) {
@@ -374,16 +403,16 @@ latin(char c)
 	return (c | 0x20) >= 'a' && (c | 0x20) <= 'z';
 }
 
-/* Does the word w stand at s[start..end) (its start, or its end)? */
+/* Does the word w (n bytes) stand at s[start..end) (its start, or its end)? */
 static int
-word_at(const char *s, size_t start, size_t end, const char *w, int at_end)
+word_at(const char *s, size_t start, size_t end, const char *w, size_t n, int at_end)
 {
-	size_t n = strlen(w), at;
+	size_t at;
 
 	if (n == 0 || n > end - start)
 		return 0;
 	at = at_end ? end - n : start;
-	if (strncasecmp(s + at, w, n) != 0)
+	if ((s[at] | 0x20) != (w[0] | 0x20) || strncasecmp(s + at, w, n) != 0)
 		return 0;
 	if (!latin(w[0]))	/* a particle: a plain prefix or suffix */
 		return n < end - start;
@@ -435,16 +464,18 @@ trim(const struct cc_slotx *x, int slot, const char *s, size_t *startp, size_t *
 			changed = 1;
 			continue;
 		}
-		for (size_t w = 0; w < x->ntrim_start && !changed; w++)
+		for (size_t w = 0; x->first_byte[(unsigned char)s[start]] &&
+		    w < x->ntrim_start && !changed; w++)
 			if (x->trim_start[w].slots >> slot & 1 &&
-			    word_at(s, start, end, x->trim_start[w].word, 0)) {
-				start += strlen(x->trim_start[w].word);
+			    word_at(s, start, end, x->trim_start[w].word, x->trim_start[w].len, 0)) {
+				start += x->trim_start[w].len;
 				changed = 1;
 			}
-		for (size_t w = 0; w < x->ntrim_end && !changed; w++)
+		for (size_t w = 0; x->last_byte[(unsigned char)s[end - 1]] &&
+		    w < x->ntrim_end && !changed; w++)
 			if (x->trim_end[w].slots >> slot & 1 &&
-			    word_at(s, start, end, x->trim_end[w].word, 1)) {
-				end -= strlen(x->trim_end[w].word);
+			    word_at(s, start, end, x->trim_end[w].word, x->trim_end[w].len, 1)) {
+				end -= x->trim_end[w].len;
 				changed = 1;
 			}
 	}
@@ -480,6 +511,7 @@ cc_slotx_extract(struct cc_slotx *x, const char *text, size_t len, const char *i
     struct cc_slotx_span spans[CC_QF_NSLOTS])
 {
 	char *w;
+	int has = 0;
 
 	memset(spans, 0, CC_QF_NSLOTS * sizeof *spans);
 	for (size_t k = 0; k < x->nnone; k++)
@@ -495,11 +527,21 @@ cc_slotx_extract(struct cc_slotx *x, const char *text, size_t len, const char *i
 	x->work.len = 0;
 	cc_buf_add(&x->work, text, len);
 	w = x->work.data;
+	/* kana and kanji (U+3040-9FFF, and fullwidth forms) begin with E3-E9, EF */
+	for (size_t i = 0; i < len && has != (NEED_JA | NEED_LATIN); i++) {
+		unsigned char c = (unsigned char)text[i];
+
+		if ((c >= 0xE3 && c <= 0xE9) || c == 0xEF)
+			has |= NEED_JA;
+		else if ((c | 0x20) >= 'a' && (c | 0x20) <= 'z')
+			has |= NEED_LATIN;
+	}
 	for (size_t i = 0; i < x->nrules; i++) {
 		const struct rule *r = &x->rules[i];
 		size_t from = 0;
 
-		if (spans[r->slot].end > spans[r->slot].start || !for_intent(r, intent))
+		if (spans[r->slot].end > spans[r->slot].start || !for_intent(r, intent) ||
+		    (r->need & has) != r->need)
 			continue;
 		for (int tries = 0; tries < MAX_TRIES && from <= len; tries++) {
 			int rc = pcre2_match(r->re, (PCRE2_SPTR)w, len, from, 0, x->md, x->mc);
