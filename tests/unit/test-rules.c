@@ -291,8 +291,8 @@ test_jit_same(void)
 	int same = 1;
 
 	snprintf(path, sizeof path, "%s/engineer-cafe/routing.rules", dir ? dir : ".");
-	if (!ok((r = cc_rules_load(path, err, sizeof err)) != NULL, "the bundled rules load (%s)",
-	    r ? "ok" : err))
+	r = cc_rules_load(path, err, sizeof err);
+	if (!ok(r != NULL, "the bundled rules load (%s)", r ? "ok" : err))
 		return;
 	nslots = cc_rules_nslots(r);
 	for (size_t q = 0; q < NQ; q++) {
