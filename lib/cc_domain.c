@@ -207,15 +207,19 @@ directive_label(struct parse *p, char *s)
 }
 
 static void
-directive_alias(struct parse *p, char *s)
+directive_alias(struct parse *p, char *s, int one_way)
 {
 	struct cc_domain *d = p->d;
 	char *label = word(&s), *from = word(&s), *to = word(&s);
 	struct cc_domain_alias *a;
 
 	if (!label || !from || !to || word(&s)) {
-		problem(p, "eval-alias: expected a label, a value and the value it "
-		    "stands for (eval-alias category calendar events)");
+		if (one_way)
+			problem(p, "eval-accept: expected a label, a labelled value and a "
+			    "value also accepted for it (eval-accept categories [] [\"A\"])");
+		else
+			problem(p, "eval-alias: expected a label, a value and the value it "
+			    "stands for (eval-alias category calendar events)");
 		return;
 	}
 	d->aliases = cc_xrealloc(d->aliases, (d->naliases + 1) * sizeof *d->aliases);
@@ -223,6 +227,7 @@ directive_alias(struct parse *p, char *s)
 	a->label = cc_xstrdup(label);
 	a->from = json_value(from);
 	a->to = json_value(to);
+	a->one_way = one_way;
 }
 
 /* Replace *slot with a copy of the one word in s; a problem if not one. */
@@ -303,11 +308,13 @@ parse_line(struct parse *p, char *line)
 	} else if (strcmp(key, "eval-label") == 0) {
 		directive_label(p, s);
 	} else if (strcmp(key, "eval-alias") == 0) {
-		directive_alias(p, s);
+		directive_alias(p, s, 0);
+	} else if (strcmp(key, "eval-accept") == 0) {
+		directive_alias(p, s, 1);
 	} else {
 		problem(p, "unknown directive '%s' (name, description, pipeline, agent, "
 		    "fallback, min-score, eval-query, eval-label, eval-alias, "
-		    "eval-alternatives)", key);
+		    "eval-accept, eval-alternatives)", key);
 	}
 }
 

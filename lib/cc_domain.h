@@ -46,9 +46,14 @@ struct cc_domain_label {
 	char *alt;		/* a row member listing other accepted values, or NULL */
 };
 
-/* Values cc-eval takes as one (the spec's name for the labels' name). */
+/*
+ * Values cc-eval takes as one (eval-alias: the spec's name for the labels'
+ * name), or, one way, a value it also accepts for a labelled one
+ * (eval-accept: the original's fallback for "none").
+ */
 struct cc_domain_alias {
 	char *label, *from, *to;	/* from and to as JSON text */
+	int one_way;		/* eval-accept: a row labelled from accepts to */
 };
 
 struct cc_domain {

@@ -66,10 +66,16 @@ cc_llm_endpoint_from_env(const char *prefix, char **url, char **model, char **au
 int
 cc_llm_from_env(struct cc_llm *l)
 {
-	const char *t = getenv("CC_LLM_TIMEOUT_MS");
+	return cc_llm_from_env_prefix(l, "CC_LLM");
+}
+
+int
+cc_llm_from_env_prefix(struct cc_llm *l, const char *prefix)
+{
+	const char *t = env2(prefix, "TIMEOUT_MS");
 
 	memset(l, 0, sizeof *l);
-	if (!cc_llm_endpoint_from_env("CC_LLM", &l->url, &l->model, &l->auth))
+	if (!cc_llm_endpoint_from_env(prefix, &l->url, &l->model, &l->auth))
 		return 0;
 	l->timeout_ms = t && atol(t) > 0 ? atol(t) : 20000;
 	return 1;

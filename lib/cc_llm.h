@@ -34,6 +34,12 @@ int cc_llm_from_env(struct cc_llm *l);
  */
 int cc_llm_endpoint_from_env(const char *prefix, char **url, char **model,
 	char **auth);
+/*
+ * A client from PREFIX_BASE_URL, PREFIX_MODEL, PREFIX_API_KEY and
+ * PREFIX_TIMEOUT_MS, for a stage with an endpoint of its own
+ * (cc_llm_from_env is prefix CC_LLM).
+ */
+int cc_llm_from_env_prefix(struct cc_llm *l, const char *prefix);
 void cc_llm_release(struct cc_llm *l);
 /*
  * One chat completion (max 500 tokens; one retry after 429, 5xx or a

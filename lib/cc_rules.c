@@ -37,14 +37,17 @@
 #define MAX_CUES 256
 #define JIT_AFTER 1000		/* evaluations before the patterns are JIT-compiled */
 
-enum op { OP_CUE, OP_EQ, OP_SET, OP_NOT, OP_AND, OP_OR };
+enum op { OP_CUE, OP_EQ, OP_SET, OP_CMP, OP_NOT, OP_AND, OP_OR };
+enum cmp { CMP_LT, CMP_LE, CMP_GT, CMP_GE };
 
 /* An expression node; expressions live in one array, children by index. */
 struct node {
 	enum op op;
 	int a, b;		/* children, or the cue index for OP_CUE */
-	int scope, slot;	/* OP_EQ/OP_SET: which turn, which slot */
+	int scope, slot;	/* OP_EQ/OP_SET/OP_CMP: which turn, which slot */
 	const char *value;	/* OP_EQ: interned, or NULL for null */
+	enum cmp cmp;		/* OP_CMP: slot <, <=, >, >= num */
+	double num;
 };
 
 struct rule {
@@ -57,13 +60,37 @@ struct rule {
 	char *expr_src;		/* kept until compiled */
 };
 
+/* What a count slot adds up: a cue's matching lines, or a slot that is set. */
+struct count_item {
+	int cue;		/* >= 0: a cue */
+	int slot;		/* >= 0: a slot */
+	char *name;		/* until resolved */
+};
+
+enum slot_kind { SLOT_RULES, SLOT_COUNT };
+
 struct slot {
 	char *name;
+	enum slot_kind kind;
 	struct rule *rules;
 	size_t nrules;
 	int input;		/* set from the record (input SLOT PATH), no rules */
+	struct count_item *items;	/* SLOT_COUNT */
+	size_t nitems;
+	int line;
 	const char *value;	/* this evaluation */
 	int fired;		/* index of the rule that set it, or -1 */
+};
+
+/* A member cc-route adds to its route: output NAME [KIND] SLOT... */
+enum output_kind { OUT_STRING, OUT_LIST, OUT_NUMBER, OUT_FLAG };
+struct output {
+	char *name;
+	enum output_kind kind;
+	char **slot_names;	/* until resolved */
+	int *slots;
+	size_t nslots;
+	int line;
 };
 
 struct cue {
@@ -76,6 +103,9 @@ struct cue {
 	int always;		/* no literal prefilter: always run the pattern */
 	const struct cc_lithit *hit;	/* where its literals are, or NULL */
 	size_t start, end;	/* the match in the folded text */
+	char **lines;		/* each line's pattern, for counts */
+	size_t nlines;
+	pcre2_code **line_re;	/* compiled when a count needs them */
 };
 
 struct fix {
@@ -102,11 +132,14 @@ struct cc_rules {
 	struct input {
 		int slot;
 		char *path;	/* dotted path of the record member */
+		int upper;	/* upper-cased, as Python's str.upper() */
 	} *inputs;
 	size_t ninputs;
 	char *input_copy[MAX_SLOTS];	/* input values the rules never name */
 	struct node *nodes;
 	size_t nnodes, capnodes;
+	struct output *outputs;
+	size_t noutputs;
 	char **interned;	/* every value the file names, once */
 	size_t ninterned;
 	pcre2_match_data *md;
@@ -298,7 +331,7 @@ parse_atom(struct parser *p)
 	name[n] = '\0';
 	if (n == 0)
 		return parse_fail(p, "condition expected at '%s'", p->s);
-	if (*p->s != '=' && *p->s != '?') {	/* a cue */
+	if (!strchr("=?<>", *p->s) || !*p->s) {	/* a cue */
 		int cue = find_cue(p->r, name);
 
 		if (cue < 0)
@@ -317,6 +350,21 @@ parse_atom(struct parser *p)
 	slot = find_slot(p->r, dot ? dot + 1 : name);
 	if (slot < 0)
 		return parse_fail(p, "unknown slot '%s'", name);
+	if (*p->s == '<' || *p->s == '>') {	/* slot<N, slot>=N: a number */
+		struct node nd = { .op = OP_CMP, .scope = scope, .slot = slot };
+		char *end;
+
+		nd.cmp = *p->s == '<' ? CMP_LT : CMP_GT;
+		if (*++p->s == '=') {
+			nd.cmp = nd.cmp == CMP_LT ? CMP_LE : CMP_GE;
+			p->s++;
+		}
+		nd.num = strtod(p->s, &end);
+		if (end == p->s)
+			return parse_fail(p, "number expected after '%s' and its comparison", name);
+		p->s = end;
+		return new_node(p->r, nd);
+	}
 	if (*p->s++ == '?')
 		return new_node(p->r, (struct node){ .op = OP_SET, .scope = scope, .slot = slot });
 	n = 0;
@@ -483,6 +531,7 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 		cc_buf_add(&r->cues[i].src, "(?:", 3);
 		cc_buf_add(&r->cues[i].src, rest, strlen(rest));
 		cc_buf_add(&r->cues[i].src, ")", 1);
+		add_word(&r->cues[i].lines, &r->cues[i].nlines, rest);
 	} else if (strcmp(kw, "fix") == 0) {
 		char *arrow = strstr(rest, " => ");
 		struct fix f;
@@ -508,21 +557,36 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 	} else if (strcmp(kw, "language-neutral") == 0) {
 		while (*rest)
 			add_word(&r->neutral_cues, &r->nneutral, cc_word(&rest));
-	} else if (strcmp(kw, "slot") == 0) {
+	} else if (strcmp(kw, "slot") == 0 || strcmp(kw, "count") == 0) {
 		char *name = cc_word(&rest);
+		struct slot *sl;
 
 		if (!*name || find_slot(r, name) >= 0)
-			return load_error(r, lineno, "slot needs a new name");
+			return load_error(r, lineno, "%s needs a new name", kw);
 		if (r->nslots == MAX_SLOTS)
 			return load_error(r, lineno, "more than %d slots", MAX_SLOTS);
-		*cur = &r->slots[r->nslots++];
-		(*cur)->name = cc_xstrdup(name);
+		sl = &r->slots[r->nslots++];
+		sl->name = cc_xstrdup(name);
+		sl->line = lineno;
+		if (kw[0] == 's') {
+			sl->kind = SLOT_RULES;
+			*cur = sl;
+		} else if (kw[0] == 'c') {	/* count NAME ITEM...: cues and slots */
+			sl->kind = SLOT_COUNT;
+			while (*rest) {
+				sl->items = cc_xrealloc(sl->items, (sl->nitems + 1) * sizeof *sl->items);
+				sl->items[sl->nitems++] = (struct count_item){ .cue = -1, .slot = -1,
+				    .name = cc_xstrdup(cc_word(&rest)) };
+			}
+			if (!sl->nitems)
+				return load_error(r, lineno, "expected 'count NAME CUE-OR-SLOT...'");
+		}
 	} else if (strcmp(kw, "input") == 0) {
-		/* a slot the caller sets from the record: input SLOT PATH */
-		char *name = cc_word(&rest), *path = cc_word(&rest);
+		/* a slot the caller sets from the record: input SLOT PATH [upper] */
+		char *name = cc_word(&rest), *path = cc_word(&rest), *opt = cc_word(&rest);
 
-		if (!*name || !*path || *cc_trim(rest))
-			return load_error(r, lineno, "expected 'input SLOT PATH'");
+		if (!*name || !*path || *cc_trim(rest) || (*opt && strcmp(opt, "upper") != 0))
+			return load_error(r, lineno, "expected 'input SLOT PATH [upper]'");
 		if (find_slot(r, name) >= 0)
 			return load_error(r, lineno, "slot needs a new name");
 		if (*path == '.' || path[strlen(path) - 1] == '.' || strstr(path, ".."))
@@ -533,7 +597,30 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 		r->slots[r->nslots].input = 1;
 		r->inputs = cc_xrealloc(r->inputs, (r->ninputs + 1) * sizeof *r->inputs);
 		r->inputs[r->ninputs].slot = (int)r->nslots++;
+		r->inputs[r->ninputs].upper = *opt != '\0';
 		r->inputs[r->ninputs++].path = cc_xstrdup(path);
+	} else if (strcmp(kw, "output") == 0) {	/* output NAME [KIND] SLOT... */
+		struct output o = { .line = lineno, .kind = OUT_STRING };
+		char *name = cc_word(&rest), *w;
+
+		w = cc_word(&rest);
+		if (strcmp(w, "list") == 0 || strcmp(w, "number") == 0 || strcmp(w, "flag") == 0) {
+			o.kind = w[0] == 'l' ? OUT_LIST : w[0] == 'n' ? OUT_NUMBER : OUT_FLAG;
+			w = cc_word(&rest);
+		}
+		while (*w) {
+			add_word(&o.slot_names, &o.nslots, w);
+			w = cc_word(&rest);
+		}
+		o.name = cc_xstrdup(name);
+		r->outputs = cc_xrealloc(r->outputs, (r->noutputs + 1) * sizeof *r->outputs);
+		r->outputs[r->noutputs++] = o;
+		if (!*name || !o.nslots || (o.kind != OUT_LIST && o.nslots != 1))
+			return load_error(r, lineno, "expected 'output NAME [list|number|flag] "
+			    "SLOT' (several slots for a list only)");
+		for (size_t k = 0; k + 1 < r->noutputs; k++)
+			if (strcmp(r->outputs[k].name, name) == 0)
+				return load_error(r, lineno, "output '%s' twice", name);
 	} else {
 		return load_error(r, lineno, "unknown directive '%s'", kw);
 	}
@@ -557,7 +644,40 @@ finish(struct cc_rules *r)
 	r->cues[r->ncues++].name = cc_xstrdup("context");
 	for (size_t i = 0; i < r->nslots; i++) {
 		struct slot *s = &r->slots[i];
+		size_t most = 0;	/* the largest count */
 
+		for (size_t k = 0; k < s->nitems; k++) {
+			struct count_item *it = &s->items[k];
+			int cue = find_cue(r, it->name), sl = find_slot(r, it->name);
+
+			if (cue >= 0 && sl >= 0)
+				return load_error(r, s->line, "count %s: '%s' is both a cue "
+				    "and a slot", s->name, it->name);
+			if (sl >= 0 && (size_t)sl >= i)
+				return load_error(r, s->line, "count %s: slot '%s' is decided "
+				    "later (slots are decided in file order)", s->name, it->name);
+			if (cue < 0 && sl < 0)
+				return load_error(r, s->line, "count %s: no cue or slot '%s'",
+				    s->name, it->name);
+			it->cue = cue;
+			it->slot = sl;
+			if (cue >= 0 && !r->cues[cue].line_re) {
+				struct cue *c = &r->cues[cue];
+
+				c->line_re = cc_xmalloc(c->nlines * sizeof *c->line_re);
+				for (size_t l = 0; l < c->nlines; l++)
+					if (!(c->line_re[l] = compile(r, c->line, c->name, c->lines[l])))
+						return -1;
+			}
+			most += cue >= 0 && r->cues[cue].nlines ? r->cues[cue].nlines : 1;
+		}
+		/* counts are interned like every value, so slot=2 compares pointers */
+		for (size_t n = 0; s->kind == SLOT_COUNT && n <= most; n++) {
+			char num[24];
+
+			snprintf(num, sizeof num, "%zu", n);
+			intern(r, num);
+		}
 		for (size_t k = 0; k < s->nrules; k++) {
 			struct rule *ru = &s->rules[k];
 
@@ -573,6 +693,15 @@ finish(struct cc_rules *r)
 					return -1;
 			}
 		}
+	}
+	for (size_t i = 0; i < r->noutputs; i++) {
+		struct output *o = &r->outputs[i];
+
+		o->slots = cc_xmalloc(o->nslots * sizeof *o->slots);
+		for (size_t k = 0; k < o->nslots; k++)
+			if ((o->slots[k] = find_slot(r, o->slot_names[k])) < 0)
+				return load_error(r, o->line, "output %s: unknown slot '%s'",
+				    o->name, o->slot_names[k]);
 	}
 	return 0;
 }
@@ -621,6 +750,13 @@ cc_rules_free(struct cc_rules *r)
 	if (!r)
 		return;
 	for (size_t i = 0; i < r->ncues; i++) {
+		for (size_t l = 0; l < r->cues[i].nlines; l++) {
+			free(r->cues[i].lines[l]);
+			if (r->cues[i].line_re)
+				pcre2_code_free(r->cues[i].line_re[l]);
+		}
+		free(r->cues[i].lines);
+		free(r->cues[i].line_re);
 		free(r->cues[i].name);
 		cc_buf_release(&r->cues[i].src);
 		pcre2_code_free(r->cues[i].re);
@@ -634,7 +770,18 @@ cc_rules_free(struct cc_rules *r)
 		}
 		free(r->slots[i].rules);
 		free(r->slots[i].name);
+		for (size_t k = 0; k < r->slots[i].nitems; k++)
+			free(r->slots[i].items[k].name);
+		free(r->slots[i].items);
 	}
+	for (size_t i = 0; i < r->noutputs; i++) {
+		for (size_t k = 0; k < r->outputs[i].nslots; k++)
+			free(r->outputs[i].slot_names[k]);
+		free(r->outputs[i].slot_names);
+		free(r->outputs[i].slots);
+		free(r->outputs[i].name);
+	}
+	free(r->outputs);
 	for (size_t i = 0; i < r->nfixes; i++) {
 		pcre2_code_free(r->fixes[i].re);
 		free(r->fixes[i].replacement);
@@ -843,6 +990,19 @@ eval(struct cc_rules *r, int n)
 	case OP_EQ:	/* values are interned: compare pointers */
 		v = r->scope_values[nd->scope][nd->slot];
 		return v == nd->value;
+	case OP_CMP: {	/* a value that is not a number compares false */
+		char *end;
+		double x;
+
+		v = r->scope_values[nd->scope][nd->slot];
+		if (!v)
+			return 0;
+		x = strtod(v, &end);
+		if (end == v || *end)
+			return 0;
+		return nd->cmp == CMP_LT ? x < nd->num : nd->cmp == CMP_LE ? x <= nd->num :
+		    nd->cmp == CMP_GT ? x > nd->num : x >= nd->num;
+	}
 	case OP_NOT:
 		return !eval(r, nd->a);
 	case OP_AND:
@@ -930,6 +1090,39 @@ jit_all(struct cc_rules *r)
 	}
 	for (size_t i = 0; i < r->nfixes; i++)
 		pcre2_jit_compile(r->fixes[i].re, PCRE2_JIT_COMPLETE);
+	for (size_t i = 0; i < r->ncues; i++)
+		for (size_t l = 0; r->cues[i].line_re && l < r->cues[i].nlines; l++)
+			pcre2_jit_compile(r->cues[i].line_re[l], PCRE2_JIT_COMPLETE);
+}
+
+/* How many lines of a cue match: each line of a cue is one pattern. */
+static size_t
+count_lines(struct cc_rules *r, struct cue *c)
+{
+	size_t n = 0;
+
+	if (!cue_matches(r, c))
+		return 0;
+	if (c->nlines <= 1)
+		return 1;
+	for (size_t l = 0; l < c->nlines; l++)
+		n += pcre2_match(c->line_re[l], (PCRE2_SPTR)r->text, r->text_len, 0, 0,
+		    r->md, NULL) >= 0;
+	return n;
+}
+
+/* The value of a count slot, as the rules' own string for that number. */
+static const char *
+count_value(struct cc_rules *r, const struct slot *sl)
+{
+	char num[24];
+	size_t n = 0;
+
+	for (size_t k = 0; k < sl->nitems; k++)
+		n += sl->items[k].cue >= 0 ? count_lines(r, &r->cues[sl->items[k].cue]) :
+		    r->scope_values[SCOPE_THIS][sl->items[k].slot] != NULL;
+	snprintf(num, sizeof num, "%zu", n);
+	return cc_rules_intern(r, num);
 }
 
 void
@@ -981,6 +1174,8 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 			continue;
 		sl->value = NULL;
 		sl->fired = -1;
+		if (sl->kind == SLOT_COUNT)
+			sl->value = count_value(r, sl);
 		for (size_t k = 0; k < sl->nrules; k++) {
 			struct rule *ru = &sl->rules[k];
 
@@ -1118,6 +1313,12 @@ cc_rules_read_inputs(const struct cc_rules *r, struct cc_record *rec,
 			break;
 		}
 		jv_free(v);
+		if (vals[i] && r->inputs[i].upper) {
+			char *u = cc_text_upper(vals[i], strlen(vals[i]), NULL);
+
+			free(vals[i]);
+			vals[i] = u;
+		}
 		rc->input[slot] = vals[i];
 	}
 }
@@ -1127,4 +1328,55 @@ cc_rules_inputs_release(const struct cc_rules *r, char **vals)
 {
 	for (size_t i = 0; i < cc_rules_ninputs(r); i++)
 		free(vals[i]);	/* the rules keep their own copy */
+}
+
+size_t
+cc_rules_noutputs(const struct cc_rules *r)
+{
+	return r->noutputs;
+}
+
+const char *
+cc_rules_output_name(const struct cc_rules *r, size_t i, int *line)
+{
+	if (i >= r->noutputs)
+		return NULL;
+	if (line)
+		*line = r->outputs[i].line;
+	return r->outputs[i].name;
+}
+
+void
+cc_rules_write_outputs(const struct cc_rules *r, struct cc_jw *w)
+{
+	for (size_t i = 0; i < r->noutputs; i++) {
+		const struct output *o = &r->outputs[i];
+		const char *v = r->slots[o->slots[0]].value;
+		char *end;
+		double x;
+
+		cc_jw_key(w, o->name);
+		switch (o->kind) {
+		case OUT_STRING:
+			cc_jw_cstr(w, v);
+			break;
+		case OUT_FLAG:
+			cc_jw_bool(w, v != NULL);
+			break;
+		case OUT_NUMBER:	/* a value that is no number: null */
+			x = v ? strtod(v, &end) : 0;
+			if (v && end != v && !*end)
+				cc_jw_num(w, x);
+			else
+				cc_jw_null(w);
+			break;
+		case OUT_LIST:	/* the slots that are set, in order */
+			cc_jw_array(w);
+			for (size_t k = 0; k < o->nslots; k++)
+				if (r->slots[o->slots[k]].value)
+					cc_jw_cstr(w, r->slots[o->slots[k]].value);
+			cc_jw_end(w);
+			break;
+		}
+	}
 }

@@ -67,8 +67,9 @@ int cc_rules_language_neutral(const struct cc_rules *r, const char *cue);
 size_t cc_rules_ninputs(const struct cc_rules *r);
 /*
  * Set rc->input[] from the record's members at the input paths: a string
- * as it is, true, false or a number as its JSON text; anything else, or a
- * string holding a NUL, leaves the slot unset.  vals has room for
+ * as it is, true, false or a number as its JSON text, upper-cased when the
+ * input says so; anything else, or a string holding a NUL, leaves the slot
+ * unset.  vals has room for
  * cc_rules_ninputs() strings, which cc_rules_inputs_release() frees once
  * the rules have been evaluated (they keep their own copies).
  */
@@ -83,6 +84,14 @@ const char *cc_rules_input_path(const struct cc_rules *r, size_t i);
  * that gives context.
  */
 int cc_rules_inherited(const struct cc_rules *r);
+/*
+ * The members the rules' output lines add to a record (cc-rules(5),
+ * output): their number, the name and line of each, and all of them
+ * written as key-value pairs into the object open in w.
+ */
+size_t cc_rules_noutputs(const struct cc_rules *r);
+const char *cc_rules_output_name(const struct cc_rules *r, size_t i, int *line);
+void cc_rules_write_outputs(const struct cc_rules *r, struct cc_jw *w);
 /* The folded, fixed text the cues were matched against. */
 const char *cc_rules_text(const struct cc_rules *r);
 /*

@@ -286,6 +286,77 @@ cc_text_fold(const char *s, size_t len, size_t *outlen, int flags)
 	return out;
 }
 
+/*
+ * Python's str.lower() and str.upper() as far as one code point goes:
+ * utf8proc's simple case mappings, plus the one lower-case mapping to two
+ * code points (U+0130 to i and a combining dot) and the final sigma
+ * (after a cased letter and before none; Python also skips
+ * case-ignorable characters between).
+ * Upper-casing does not expand (Python makes "ß" "SS").
+ */
+/* Upper, lower or title case letters: Python's "cased", nearly. */
+static int
+cased(int32_t cp)
+{
+	int c = cp ? utf8proc_category(cp) : 0;
+
+	return c == UTF8PROC_CATEGORY_LU || c == UTF8PROC_CATEGORY_LL ||
+	    c == UTF8PROC_CATEGORY_LT;
+}
+
+static char *
+recase(const char *s, size_t len, size_t *outlen, int upper)
+{
+	struct { char *p; size_t n, cap; } o = { cc_xmalloc(len + 8), 0, len + 8 };
+	size_t i = 0;
+	int32_t prev = 0;
+
+	while (i < len) {
+		int32_t cp = cc_utf8_next(s, len, &i), m[2];
+		int nm = 1;
+
+		if (upper) {
+			m[0] = utf8proc_toupper(cp);
+		} else if (cp == 0x130) {
+			m[0] = 'i';
+			m[1] = 0x307;
+			nm = 2;
+		} else if (cp == 0x3A3) {	/* final sigma: a letter before, none after */
+			size_t j = i;
+			int32_t next = j < len ? cc_utf8_next(s, len, &j) : 0;
+			int letter_before = cased(prev), letter_after = cased(next);
+
+			m[0] = letter_before && !letter_after ? 0x3C2 : 0x3C3;
+		} else {
+			m[0] = utf8proc_tolower(cp);
+		}
+		prev = cp;
+		for (int k = 0; k < nm; k++) {
+			if (o.n + 4 + 1 > o.cap) {
+				o.cap = o.cap * 2 + 8;
+				o.p = cc_xrealloc(o.p, o.cap);
+			}
+			o.n += (size_t)utf8proc_encode_char(m[k], (utf8proc_uint8_t *)o.p + o.n);
+		}
+	}
+	o.p[o.n] = '\0';
+	if (outlen)
+		*outlen = o.n;
+	return o.p;
+}
+
+char *
+cc_text_lower(const char *s, size_t len, size_t *outlen)
+{
+	return recase(s, len, outlen, 0);
+}
+
+char *
+cc_text_upper(const char *s, size_t len, size_t *outlen)
+{
+	return recase(s, len, outlen, 1);
+}
+
 void
 cc_text_excerpt(const char *s, size_t max_chars, char *out, size_t outlen)
 {

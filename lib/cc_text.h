@@ -37,6 +37,14 @@ char *cc_text_nfkc(const char *s, size_t len, size_t *outlen);
 char *cc_text_fold(const char *s, size_t len, size_t *outlen, int flags);
 
 /*
+ * Python's str.lower() / str.upper() of s[0..len) into a fresh string:
+ * simple case mappings, with lower()'s two special cases (U+0130, final
+ * sigma); upper() does not expand "ß" to "SS".  Bad bytes become U+FFFD.
+ */
+char *cc_text_lower(const char *s, size_t len, size_t *outlen);
+char *cc_text_upper(const char *s, size_t len, size_t *outlen);
+
+/*
  * At most max_chars characters of s on one line (new lines become spaces),
  * with an ellipsis when cut; never cuts a character in half.
  */

@@ -19,7 +19,7 @@
 #include "cc_time.h"
 #include "cc_record.h"
 #include "cc_domain.h"
-#include "cc_coach.h"
+#include "coach/cc_coach.h"
 
 static const char usage_text[] =
 	"usage: cc-coach [-u] [-n] < records.ndjson\n"

@@ -408,12 +408,29 @@ show(const char *domain)
 	cc_jw_key(&w, "aliases");
 	cc_jw_array(&w);
 	for (size_t i = 0; i < d->naliases; i++) {
+		if (d->aliases[i].one_way)
+			continue;
 		cc_jw_object(&w);
 		cc_jw_key(&w, "label");
 		cc_jw_cstr(&w, d->aliases[i].label);
 		cc_jw_key(&w, "from");
 		cc_jw_raw(&w, d->aliases[i].from, strlen(d->aliases[i].from));
 		cc_jw_key(&w, "to");
+		cc_jw_raw(&w, d->aliases[i].to, strlen(d->aliases[i].to));
+		cc_jw_end(&w);
+	}
+	cc_jw_end(&w);
+	cc_jw_key(&w, "accepts");
+	cc_jw_array(&w);
+	for (size_t i = 0; i < d->naliases; i++) {
+		if (!d->aliases[i].one_way)
+			continue;
+		cc_jw_object(&w);
+		cc_jw_key(&w, "label");
+		cc_jw_cstr(&w, d->aliases[i].label);
+		cc_jw_key(&w, "expected");
+		cc_jw_raw(&w, d->aliases[i].from, strlen(d->aliases[i].from));
+		cc_jw_key(&w, "also");
 		cc_jw_raw(&w, d->aliases[i].to, strlen(d->aliases[i].to));
 		cc_jw_end(&w);
 	}

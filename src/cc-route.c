@@ -42,6 +42,12 @@ struct router {
 	struct cc_json_doc slots_doc;	/* an earlier turn's slots, reused */
 };
 
+/* The members of route that cc-route writes; output lines add others. */
+static const char *const route_members[] = {
+	"agent", "category", "request_type", "language", "search_query",
+	"confidence", "debug_info", NULL,
+};
+
 /* The output slots; the rest of the slots are shown in the trace. */
 static const char *const output_slots[] = {
 	"agent", "category", "request_type", "confidence", "reason", NULL,
@@ -284,6 +290,7 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		cc_jw_raw(out, conf, strlen(conf));	/* the rules' own digits */
 	else
 		cc_jw_num(out, 0.5);
+	cc_rules_write_outputs(rt->rules, out);
 	cc_jw_key(out, "debug_info");
 	cc_jw_object(out);
 	cc_jw_key(out, "language_detection");
@@ -397,6 +404,15 @@ main(int argc, char **argv)
 		rules_path = path = cc_config_domain_path(&rt.cfg, "routing.rules");
 	if (!(rt.rules = cc_rules_load(rules_path, err, sizeof err)))
 		cc_die(CC_EXIT_USAGE, "%s", err);
+	for (size_t i = 0; i < cc_rules_noutputs(rt.rules); i++) {
+		int line;
+		const char *name = cc_rules_output_name(rt.rules, i, &line);
+
+		for (const char *const *own = route_members; *own; own++)
+			if (strcmp(name, *own) == 0)
+				cc_die(CC_EXIT_USAGE, "%s:%d: output '%s' is a member cc-route "
+				    "writes itself", rules_path, line, name);
+	}
 	rt.agent = cc_rules_slot(rt.rules, "agent");
 	rt.category = cc_rules_slot(rt.rules, "category");
 	rt.request_type = cc_rules_slot(rt.rules, "request_type");

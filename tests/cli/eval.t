@@ -96,3 +96,9 @@ $ cc-eval --stages cc-route -
 $ cc-eval --stages cc-route no-such-file
 2> cc-eval: cannot open 'no-such-file': No such file or directory
 ? 2
+
+=== eval-accept is one way: a label of general accepts branch-unclear, not the other way round
+$ cp -R "$top_srcdir/tests/data/toy-bakery" acc && printf 'eval-accept category general branch-unclear\n' >> acc/domain && cc-eval -D ./acc --stages cc-route --json - | jq -c '[.strict.right, [.misses[].id]]'
+< {"id":"a","query":"営業時間は？","expect":{"agent":"which_shop","category":"general","request_type":null}}
+< {"id":"b","query":"こんにちは","expect":{"agent":"small_talk","category":"branch-unclear","request_type":null}}
+> [1,["b"]]

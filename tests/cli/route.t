@@ -202,3 +202,19 @@ $ cc-route -n | jq -c '[.route.language, .route.debug_info.language_detection]'
 < {"query":"hello","language_detection":"x"}
 > ["en",{"detected_language":"en"}]
 > ["en",{"detected_language":"en","confidence":0.9,"is_mixed":false,"cue":"en-frame"}]
+
+=== upper-cased inputs read the record's own members; output lines add members to the route
+$ printf 'cue why なぜ|\\bwhy\\b\ncue where どこ|\\bwhere\\b\ninput asked kind upper\nslot a\n  why when why\nslot b\n  where when where\ncount n why where\nslot agent\n  =asked when asked=QUICK\n  slow when asked?\n  many when n>=2\n  one otherwise\noutput aspects list a b\noutput matches number n\noutput asked_for flag asked\n' > f.rules && cc-route -n -r f.rules | jq -c '.route | [.agent, .aspects, .matches, .asked_for]'
+< {"query":"why and where?"}
+< {"query":"なぜ？","kind":"quick"}
+< {"query":"なぜ？","kind":7}
+< {"query":"x","kind":null}
+> ["many",["why","where"],2,false]
+> ["QUICK",["why"],1,true]
+> ["slow",["why"],1,true]
+> ["one",[],0,false]
+
+=== an output line may not name a member cc-route writes itself
+$ printf 'slot agent\n  A otherwise\noutput confidence agent\n' > o.rules && cc-route -r o.rules < /dev/null
+2> cc-route: o.rules:3: output 'confidence' is a member cc-route writes itself
+? 2

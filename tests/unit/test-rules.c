@@ -207,13 +207,130 @@ test_bad_rules(void)
 	bad_rules("fix abc\n", ":1: expected 'fix PATTERN => REPLACEMENT'", "a fix without =>");
 	bad_rules("cue a x\n", "no 'agent' slot", "no agent slot");
 	bad_rules("slot agent\nslot agent\n", ":2: slot needs a new name", "a slot twice");
-	bad_rules("input support\n", ":1: expected 'input SLOT PATH'", "an input without a path");
-	bad_rules("input a b c\n", ":1: expected 'input SLOT PATH'", "an input with more words");
+	bad_rules("input support\n", ":1: expected 'input SLOT PATH [upper]'", "an input without a path");
+	bad_rules("input a b c\n", ":1: expected 'input SLOT PATH [upper]'", "an input with more words");
 	bad_rules("slot agent\ninput agent emotion.x\n", ":2: slot needs a new name",
 	    "an input named like a slot");
 	bad_rules("input s emotion..x\n", ":1: bad path 'emotion..x'", "an empty path segment");
 	bad_rules("input s x\n  a otherwise\n", ":2: indented rule outside a slot",
 	    "an input has no rules");
+}
+
+/* count, comparisons, an upper-cased input and output lines (cc-rules(5)). */
+static const char count_text[] =
+	"cue a alpha\n"
+	"cue a \\bapple\\b\n"
+	"cue a \\bant\\b\n"
+	"cue b beta\n"
+	"input given kind upper\n"
+	"slot has_b\n"
+	"  yes when b\n"
+	"count n a has_b\n"
+	"slot agent\n"
+	"  X when given=SPECIAL\n"
+	"  Y when given?\n"
+	"  many when n>=3\n"
+	"  two when n=2\n"
+	"  few when n<2 & n>0\n"
+	"  none otherwise\n"
+	"slot first\n"
+	"  A when a\n"
+	"slot second\n"
+	"  B when b\n"
+	"output total number n\n"
+	"output both list first second\n"
+	"output b flag has_b\n"
+	"output who agent\n";
+
+/* Evaluate q with the record {"kind": field} (no member when NULL). */
+static void
+eval_field(struct cc_rules *r, const char *q, const char *field)
+{
+	struct cc_rules_context ctx = {0};
+	struct cc_record rec = { .whole = jv_invalid(), .held = jv_array() };
+	struct cc_buf text = {0};
+	char *vals[CC_RULES_MAX_SLOTS];
+
+	cc_buf_add(&text, "{", 1);
+	if (field) {
+		cc_buf_add(&text, "\"kind\":\"", 8);
+		cc_buf_add(&text, field, strlen(field));
+		cc_buf_add(&text, "\"", 1);
+	}
+	cc_buf_add(&text, "}", 1);
+	cc_json_scan(&rec.doc, text.data, text.len);
+	cc_rules_read_inputs(r, &rec, &ctx, vals);
+	cc_rules_eval(r, q, strlen(q), &ctx);
+	cc_rules_inputs_release(r, vals);
+	cc_json_doc_release(&rec.doc);
+	jv_free(rec.held);
+	cc_buf_release(&text);
+}
+
+static void
+test_counts(void)
+{
+	char err[512];
+	struct cc_rules *r = load(count_text, err, sizeof err);
+	struct cc_buf b = {0};
+	struct cc_jw w;
+
+	if (!ok(r != NULL, "counts, inputs and outputs load (%s)", r ? "ok" : err))
+		return;
+	is_str(cc_rules_input_path(r, 0), "kind", "an input names its member");
+	eval_field(r, "alpha apple and beta", NULL);
+	is_str(cc_rules_get(r, "n"), "3", "a count adds each matching line and each set slot");
+	is_str(cc_rules_get(r, "agent"), "many", "n>=3");
+	eval_field(r, "alpha and ants", NULL);
+	is_str(cc_rules_get(r, "n"), "1", "a line that does not match is not counted");
+	is_str(cc_rules_get(r, "agent"), "few", "n<2 & n>0");
+	eval_field(r, "apple ant", NULL);
+	is_str(cc_rules_get(r, "agent"), "two", "n=2 compares the count's text");
+	eval_field(r, "nothing", NULL);
+	is_str(cc_rules_get(r, "n"), "0", "nothing counts 0");
+	is_str(cc_rules_get(r, "agent"), "none", "and 0 is not >0");
+	eval_field(r, "nothing", "special");
+	is_str(cc_rules_get(r, "agent"), "X", "an input is upper-cased and compared");
+	eval_field(r, "nothing", "ｓpecial");
+	is_str(cc_rules_get(r, "agent"), "Y", "a value the rules do not name is set and equals nothing");
+	is_str(cc_rules_get(r, "given"), "ＳPECIAL", "upper-casing is Unicode's, without NFKC");
+	eval_field(r, "alpha beta", NULL);
+	is_int(cc_rules_noutputs(r), 4, "four output lines");
+	cc_jw_init(&w, &b);
+	cc_jw_object(&w);
+	cc_rules_write_outputs(r, &w);
+	cc_jw_end(&w);
+	is_str(b.data, "{\"total\":2,\"both\":[\"A\",\"B\"],\"b\":true,\"who\":\"two\"}",
+	    "outputs: a number, a list of the set slots, a flag, a string");
+	b.len = 0;
+	eval_field(r, "alpha", NULL);
+	cc_jw_init(&w, &b);
+	cc_jw_object(&w);
+	cc_rules_write_outputs(r, &w);
+	cc_jw_end(&w);
+	is_str(b.data, "{\"total\":1,\"both\":[\"A\"],\"b\":false,\"who\":\"few\"}",
+	    "a list leaves out unset slots; a flag of an unset slot is false");
+	cc_buf_release(&b);
+	cc_rules_free(r);
+
+	bad_rules("count n x\nslot agent\n  A otherwise\n", ":1: count n: no cue or slot 'x'",
+	    "a count of nothing");
+	bad_rules("count n agent\nslot agent\n  A otherwise\n", "slot 'agent' is decided later",
+	    "a count of a later slot");
+	bad_rules("cue a x\nslot agent\n  A when a<2\n", "unknown slot", "a cue compared");
+	bad_rules("count n\nslot agent\n  A otherwise\n", ":1: expected 'count NAME",
+	    "a count of no items");
+	bad_rules("slot agent\n  A when agent>x\n", "number expected", "a comparison with a word");
+	bad_rules("input f kind lower\nslot agent\n  A otherwise\n",
+	    ":1: expected 'input SLOT PATH [upper]'", "an input's only option is upper");
+	bad_rules("slot agent\n  A otherwise\noutput x list\n", ":3: expected 'output NAME",
+	    "an output of no slots");
+	bad_rules("slot agent\n  A otherwise\noutput x agent agent\n", ":3: expected 'output NAME",
+	    "a string output of two slots");
+	bad_rules("slot agent\n  A otherwise\noutput x nope\n", ":3: output x: unknown slot 'nope'",
+	    "an output of an unknown slot");
+	bad_rules("slot agent\n  A otherwise\noutput x agent\noutput x agent\n",
+	    ":4: output 'x' twice", "an output twice");
 }
 
 /*
@@ -239,8 +356,8 @@ test_jit_same(void)
 	int same = 1;
 
 	snprintf(path, sizeof path, "%s/engineer-cafe/routing.rules", dir ? dir : ".");
-	if (!ok((r = cc_rules_load(path, err, sizeof err)) != NULL, "the bundled rules load (%s)",
-	    r ? "ok" : err))
+	r = cc_rules_load(path, err, sizeof err);
+	if (!ok(r != NULL, "the bundled rules load (%s)", r ? "ok" : err))
 		return;
 	nslots = cc_rules_nslots(r);
 	for (size_t q = 0; q < NQ; q++) {
@@ -272,6 +389,7 @@ main(void)
 	test_rules();
 	test_inputs();
 	test_bad_rules();
+	test_counts();
 	test_jit_same();
 	return tap_done();
 }
