@@ -384,12 +384,15 @@ intent_of(const struct cc_gate *g, jv s)
 	return in ? in : &g->intents[g->default_intent];
 }
 
+/* The session's risk, as a static string (it outlives changes to the session). */
 static const char *
 risk_of(jv s)
 {
 	const char *r = gstr(s, "risk_level");
 
-	return r && (!strcmp(r, "HIGH") || !strcmp(r, "MEDIUM")) ? r : "LOW";
+	if (r && strcmp(r, "HIGH") == 0)
+		return "HIGH";
+	return r && strcmp(r, "MEDIUM") == 0 ? "MEDIUM" : "LOW";
 }
 
 static jv
@@ -535,10 +538,12 @@ validate_for_ready(jv frame)
 static jv
 frame_dict(const struct cc_gate *g, jv frame)
 {
-	jv d = jv_object(), missing, hyp = jv_array();
+	jv d, missing, hyp;
 
 	if (jv_get_kind(frame) != JV_KIND_OBJECT)
 		return jv_null();
+	d = jv_object();
+	hyp = jv_array();
 	d = set(d, "raw_query", get(frame, "raw_query"));
 	for (int s = 0; s < SLOT_N; s++) {
 		const char *src = slot_source(frame, s);
@@ -612,8 +617,8 @@ log_decision(struct cc_gate_ctx *c, jv *s, const char *tool, int before, jv answ
 	intent = set(intent, "requires_code_understanding", jv_bool(in->roles & ROLE_CODE));
 	intent = set(intent, "required_phases", strv_json(&in->required_phases));
 	guide = jv_get_kind(frame) == JV_KIND_OBJECT ? gate_guidance(g, missing) : jv_null();
-	line = set(line, "record_id", fmt("decision_%s_%s_%d", gstr(*s, "session_id") ?
-	    gstr(*s, "session_id") : "", ts, n));
+	line = set(line, "record_id", fmt("decision_%s_%s_%d%s%s", gstr(*s, "session_id") ?
+	    gstr(*s, "session_id") : "", ts, n, c->nonce ? "_" : "", c->nonce ? c->nonce : ""));
 	line = set(line, "session_id", get(*s, "session_id"));
 	line = set(line, "timestamp", jv_string(ts));
 	line = set(line, "tool", jv_string(tool));
@@ -1429,8 +1434,11 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 		exp = set(exp, "evidence_errors", jv_copy(ev_errors));
 	}
 	*session = set(*session, "exploration", exp);
-	if (jv_get_kind(frame) == JV_KIND_OBJECT)
+	if (jv_get_kind(frame) == JV_KIND_OBJECT) {
+		/* judged at the risk it had; rated again for what was found */
 		*session = set(*session, "query_frame", jv_copy(frame));
+		*session = set(*session, "risk_level", jv_string(gate_risk(g, frame, in)));
+	}
 	*session = transition(*session, PH_EXPLORATION, to, "submit_understanding",
 	    set(set(jv_object(), "evaluated_confidence", jv_string(conf)),
 	    "risk_level", jv_string(risk)), now);
@@ -2347,7 +2355,8 @@ cc_gate_record_outcome(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 	line = set(line, "trigger_message", jv_get_kind(trigger) == JV_KIND_STRING ?
 	    jv_copy(trigger) : jv_string(""));
 	line = set(line, "analysis", a);
-	line = set(line, "record_id", fmt("outcome_%s_%s", jv_string_value(sid), ts));
+	line = set(line, "record_id", fmt("outcome_%s_%s%s%s", jv_string_value(sid), ts,
+	    c->nonce ? "_" : "", c->nonce ? c->nonce : ""));
 	if (jv_get_kind(*session) == JV_KIND_OBJECT) {
 		jv list = get(*session, "outcomes");
 

@@ -59,6 +59,9 @@ struct cc_gate_ctx {
 	jv logs;		/* filled by the tool: [{"log": "decisions" or
 				   "outcomes", "line": {...}}]; start with
 				   jv_array(), free when done */
+	const char *nonce;	/* makes the call's record ids unique across
+				   processes and restarted sessions
+				   (cc_gate_call: random hex); NULL: none */
 };
 
 /*
@@ -98,6 +101,13 @@ jv cc_gate_use(struct cc_gate_ctx *c, const char *tool, jv args, jv result,
 /* 1 if the gate knows `tool` (its own or a phase's), else 0. */
 int cc_gate_knows(const struct cc_gate *g, const char *tool);
 
+/*
+ * 1 if a stored session (borrowed) has what the gate needs to read it (an
+ * object with string session_id, intent, query and a known phase), else 0
+ * with why: cc_gate_call() answers corrupt_session then.
+ */
+int cc_gate_session_check(jv session, char *why, size_t whylen);
+
 /* 1 if `answer` (borrowed) is an error answer (cc-gate exits 3). */
 int cc_gate_is_error(jv answer);
 
@@ -136,6 +146,15 @@ jv cc_gate_tools_list(void);
  */
 jv cc_gate_call(struct cc_gate *g, struct cc_session *store, const char *tool,
 	jv args, jv result, const char *sid, time_t now, char **sid_out, int *status);
+/*
+ * Before running a tool the gate does not run (an MCP server's
+ * find_definitions): jv_null() when session sid's phase lets it through (or
+ * there is no such session), else the answer to give instead
+ * (phase_blocked, unknown_tool, corrupt_session).  Then, with the tool's
+ * answer, cc_gate_call() records the call.
+ */
+jv cc_gate_check(struct cc_gate *g, struct cc_session *store, const char *tool,
+	const char *sid);
 /* The phase of session sid in the store ("READY"), NULL if none; malloc'd. */
 char *cc_gate_phase_of(struct cc_session *store, const char *sid);
 

@@ -427,9 +427,11 @@ gate_files_find(struct gate_files *f, struct gs name, char *where, size_t wlen)
 				say_hit(f, &b, nparts > 1 || i < end ? name.s + s : NULL,
 				    i - s, &h, 0);
 			} else {
-				snprintf(where, wlen, "'%.*s' not found in the files analyzed%s",
-				    (int)(i - s), name.s + s,
-				    cut ? " (larger files were read only in part)" : "");
+				int whole = s == 0 && i == name.n;	/* a plain name */
+
+				snprintf(where, wlen, "%s%.*s%snot found in the files analyzed%s",
+				    whole ? "" : "'", whole ? 0 : (int)(i - s), name.s + s,
+				    whole ? "" : "' ", cut ? " (larger files were read only in part)" : "");
 				found = 0;
 			}
 		}

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/random.h>
 
@@ -84,30 +85,44 @@ valid_id(const char *id, char *why, size_t n)
 	return 1;
 }
 
+/* n random bytes as hex into out (2n + 1 bytes). */
+static void
+random_hex(char *out, size_t n)
+{
+	unsigned char r[16] = {0};
+
+	if (n > sizeof r)
+		n = sizeof r;
+	if (getrandom(r, n, 0) != (ssize_t)n) {
+		struct timespec t;
+
+		clock_gettime(CLOCK_REALTIME, &t);
+		for (size_t i = 0; i < n; i++)
+			r[i] = (unsigned char)((unsigned long)t.tv_nsec >> (i * 3) ^
+			    (unsigned long)getpid() >> i);
+	}
+	for (size_t i = 0; i < n; i++)
+		snprintf(out + 2 * i, 3, "%02x", r[i]);
+}
+
 /* A fresh id: the original's session_YYYYMMDD_HHMMSS and, so two in one second differ, 48 random bits. */
 static char *
 new_id(time_t now)
 {
-	unsigned char r[6] = {0};
-	char stamp[40], *id;
+	char stamp[40], hex[13], *id;
 	struct tm tm;
 	size_t n = 64;
 
-	if (getrandom(r, sizeof r, 0) != (ssize_t)sizeof r) {
-		unsigned long x = (unsigned long)getpid() ^ (unsigned long)clock();
-
-		memcpy(r, &x, sizeof r < sizeof x ? sizeof r : sizeof x);
-	}
+	random_hex(hex, 6);
 	gmtime_r(&now, &tm);
 	strftime(stamp, sizeof stamp, "session_%Y%m%d_%H%M%S", &tm);
 	id = cc_xmalloc(n);
-	snprintf(id, n, "%s_%02x%02x%02x%02x%02x%02x", stamp, r[0], r[1], r[2], r[3], r[4], r[5]);
+	snprintf(id, n, "%s_%s", stamp, hex);
 	return id;
 }
 
-/* What any stored session must have for the gate to read it. */
-static int
-session_ok(jv s, char *why, size_t n)
+int
+cc_gate_session_check(jv s, char *why, size_t n)
 {
 	static const char *const strs[] = { "session_id", "intent", "query", "phase", NULL };
 	jv v;
@@ -194,8 +209,12 @@ count_outcomes(struct cc_session *store, jv logs, time_t now)
 		jv kind = jv_object_get(jv_copy(l), jv_string("log"));
 
 		if (jv_get_kind(kind) == JV_KIND_STRING &&
-		    strcmp(jv_string_value(kind), "outcomes") == 0)
-			stats = gate_stats_add(stats, jv_object_get(jv_copy(l), jv_string("line")));
+		    strcmp(jv_string_value(kind), "outcomes") == 0) {
+			jv line = jv_object_get(jv_copy(l), jv_string("line"));
+
+			stats = gate_stats_add(stats, line);
+			jv_free(line);
+		}
 		jv_free(kind);
 		jv_free(l);
 	}
@@ -211,13 +230,15 @@ cc_gate_call(struct cc_gate *g, struct cc_session *store, const char *tool, jv a
     jv result, const char *sid, time_t now, char **sid_out, int *status)
 {
 	const struct cc_gate_tool *t = cc_gate_tool(tool);
-	struct cc_gate_ctx c = { .gate = g, .logs = jv_array() };
+	char nonce[9];
+	struct cc_gate_ctx c = { .gate = g, .logs = jv_array(), .nonce = nonce };
 	const char *state = STATE_SESSIONS;
 	int stats = 0;
 	char *id = NULL, *stored = NULL, *text, why[256];
 	jv a, session = jv_null(), before, ans;
 	int rc, replaced_corrupt = 0;
 
+	random_hex(nonce, 4);
 	*status = CC_EXIT_OK;
 	if (sid_out)
 		*sid_out = NULL;
@@ -263,7 +284,7 @@ cc_gate_call(struct cc_gate *g, struct cc_session *store, const char *tool, jv a
 		if (rc == 1) {
 			session = cc_json_parse(stored, strlen(stored));
 			if (!(stats ? jv_get_kind(session) == JV_KIND_OBJECT :
-			    session_ok(session, why, sizeof why))) {
+			    cc_gate_session_check(session, why, sizeof why))) {
 				jv_free(session);
 				session = jv_null();
 				if (stats) {
@@ -369,4 +390,30 @@ cc_gate_phase_of(struct cc_session *store, const char *sid)
 	jv_free(p);
 	jv_free(s);
 	return phase;
+}
+
+jv
+cc_gate_check(struct cc_gate *g, struct cc_session *store, const char *tool, const char *sid)
+{
+	char *text = NULL, why[256];
+	jv s, r;
+	int rc;
+
+	if (!cc_gate_tool(tool) && !cc_gate_knows(g, tool))
+		return answer("unknown_tool", "Unknown tool: %s", tool);
+	if (!sid || (rc = cc_session_state_get(store, sid, STATE_SESSIONS, &text, NULL)) == 0)
+		return jv_null();
+	if (rc < 0)
+		return answer("store_unavailable", "cannot read the session store: %s",
+		    cc_session_error(store));
+	s = cc_json_parse(text, strlen(text));
+	free(text);
+	if (!cc_gate_session_check(s, why, sizeof why)) {
+		jv_free(s);
+		return answer("corrupt_session", "the stored state of session '%s' cannot be "
+		    "read (%s); start_session with this id replaces it", sid, why);
+	}
+	r = cc_gate_allowed(g, tool, s);
+	jv_free(s);
+	return r;
 }

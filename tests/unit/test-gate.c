@@ -12,9 +12,13 @@
 #include <unistd.h>
 
 #include "cc_util.h"
+#include "cc_config.h"
 #include "cc_json.h"
+#include "cc_session.h"
 #include "codeintel/cc_gate_int.h"
 #include "tap.h"
+
+#define J(text) cc_json_parse((text), strlen(text))
 
 static char *
 path_of(const char *rel)
@@ -268,7 +272,7 @@ field(jv r, const char *k)
 static void
 test_tools(struct cc_gate *g)
 {
-	jv s = jv_null(), r;
+	jv s = jv_null(), r, res;
 	struct cc_gate_ctx c = { .gate = g, .logs = jv_array() };
 
 	r = run(g, cc_gate_submit_understanding, "{}", &s);
@@ -285,10 +289,11 @@ test_tools(struct cc_gate *g)
 	r = cc_gate_use(&c, "devrag_search", jv_null(), jv_null(), &s, 0);
 	is_str(field(r, "error"), "phase_blocked", "devrag_search is blocked in EXPLORATION");
 	jv_free(r);
-	r = cc_gate_use(&c, "find_definitions", jv_null(),
-	    cc_json_parse("{\"definitions\": [1, 2]}", 22), &s, 0);
+	res = J("{\"definitions\": [1, 2]}");
+	r = cc_gate_use(&c, "find_definitions", jv_null(), res, &s, 0);
 	is_str(field(r, "recorded"), "true", "find_definitions is recorded");
 	jv_free(r);
+	jv_free(res);
 	r = cc_gate_use(&c, "no_such_tool", jv_null(), jv_null(), &s, 0);
 	is_str(field(r, "error"), "unknown_tool", "a tool no phase names is unknown");
 	jv_free(r);
@@ -309,6 +314,72 @@ test_tools(struct cc_gate *g)
 	jv_free(c.logs);
 }
 
+/* The store layer: what an MCP server does around a tool it runs itself. */
+static void
+test_store(struct cc_gate *g)
+{
+	char dir[] = "/tmp/cc-gate-store.XXXXXX", err[512], cmd[300], *sid = NULL, *ph;
+	struct cc_config cfg;
+	struct cc_session *store;
+	jv r, args, res;
+	int st;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	setenv("CC_STATE_DIR", dir, 1);
+	cc_config_load(&cfg);
+	store = cc_session_open(&cfg, 0, err, sizeof err);
+	if (!ok(store != NULL, "a store")) {
+		cc_config_release(&cfg);
+		return;
+	}
+	args = J("{\"intent\": \"MODIFY\", \"query\": \"x\"}");
+	r = cc_gate_call(g, store, "start_session", args, jv_null(), NULL, cfg.now, &sid, &st);
+	jv_free(args);
+	ok(st == 0 && sid && strncmp(sid, "session_", 8) == 0, "start_session makes an id: %s",
+	    sid ? sid : "(none)");
+	jv_free(r);
+	r = cc_gate_check(g, store, "devrag_search", sid);
+	is_str(field(r, "error"), "phase_blocked", "check: devrag_search may not run");
+	jv_free(r);
+	r = cc_gate_check(g, store, "find_definitions", sid);
+	ok(jv_get_kind(r) == JV_KIND_NULL, "check: find_definitions may");
+	jv_free(r);
+	r = cc_gate_check(g, store, "nonsense", sid);
+	is_str(field(r, "error"), "unknown_tool", "check: a tool no phase names");
+	jv_free(r);
+	r = cc_gate_check(g, store, "devrag_search", "no-such-session");
+	ok(jv_get_kind(r) == JV_KIND_NULL, "check: no session, no gate");
+	jv_free(r);
+	args = J("{\"symbol\": \"A\"}");
+	res = J("{\"definitions\": []}");
+	r = cc_gate_call(g, store, "find_definitions", args, res, sid, cfg.now, NULL, &st);
+	jv_free(args);
+	jv_free(res);
+	is_str(field(r, "recorded"), "true", "then the call is recorded with its answer");
+	jv_free(r);
+	ph = cc_gate_phase_of(store, sid);
+	is_str(ph, "EXPLORATION", "the phase in the store");
+	free(ph);
+	args = J("\"{\\\"x\\\": 1}\"");
+	r = cc_gate_call(g, store, "get_session_status", args, jv_null(), sid, cfg.now, NULL, &st);
+	is_int(st, 0, "arguments as a JSON string holding an object");
+	jv_free(r);
+	jv_free(args);
+	args = jv_number(3);
+	r = cc_gate_call(g, store, "get_session_status", args, jv_null(), sid, cfg.now, NULL, &st);
+	ok(st == 3 && strcmp(field(r, "error"), "invalid_arguments") == 0, "arguments that are a number");
+	jv_free(r);
+	cc_session_close(store);
+	cc_config_release(&cfg);
+	free(sid);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ok(system(cmd) == 0, "cleaned up");
+	unsetenv("CC_STATE_DIR");
+}
+
 int
 main(void)
 {
@@ -322,6 +393,7 @@ main(void)
 	each("tests/data/code-intel/peer/related.ndjson", one_related, g);
 	each("tests/data/code-intel/peer/risk.ndjson", one_risk, g);
 	test_tools(g);
+	test_store(g);
 	cc_gate_free(g);
 	return tap_done();
 }
