@@ -120,7 +120,7 @@ read_args(const char *text)
 	if (!jv_is_valid(v)) {
 		jv_free(v);
 		cc_die(CC_EXIT_DATA, "the arguments are not JSON: expected an object, "
-		    "such as '{\"intent\": \"MODIFY\", \"query\": \"...\"}'");
+		    "such as '{\"file_path\": \"auth/login.py\"}'");
 	}
 	return v;
 }

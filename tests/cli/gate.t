@@ -71,7 +71,7 @@ $ CC_DOMAIN=code-intel cc-gate -s cli-4 call start_session '{"intent": "MODIFY",
 === arguments that are no JSON
 $ CC_DOMAIN=code-intel cc-gate -s cli-5 call start_session '{intent: MODIFY}'; echo "exit $?"
 > exit 3
-2> cc-gate: the arguments are not JSON: expected an object, such as '{"intent": "MODIFY", "query": "..."}'
+2> cc-gate: the arguments are not JSON: expected an object, such as '{"file_path": "auth/login.py"}'
 
 === a missing argument
 $ CC_DOMAIN=code-intel cc-gate -s cli-6 call start_session '{"intent": "MODIFY"}'; echo "exit $?"
