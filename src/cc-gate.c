@@ -125,10 +125,11 @@ read_args(const char *text)
 	return v;
 }
 
+/* One call; consumes args. */
 static int
-call(struct gatekeeper *gk, const char *tool, const char *text)
+call(struct gatekeeper *gk, const char *tool, jv args)
 {
-	jv args = read_args(text), ans;
+	jv ans;
 	int status;
 
 	ans = cc_gate_call(gk->gate, gk->store, tool, args, jv_null(), gk->session,
@@ -324,14 +325,18 @@ main(int argc, char **argv)
 		}
 		cc_gate_set_log_dir(gk.gate, log_dir);
 	}
-	/* before the first record: a store that cannot be opened loses none */
-	store(&gk);
 	if (cmd) {
-		status = call(&gk, argv[optind + 1], optind + 2 < argc ? argv[optind + 2] : "{}");
+		/* the arguments first: what dies on them leaves nothing open */
+		jv args = read_args(optind + 2 < argc ? argv[optind + 2] : "{}");
+
+		store(&gk);
+		status = call(&gk, argv[optind + 1], args);
 		if (fflush(stdout) != 0)
 			status = CC_EXIT_INTERNAL;
 		goto done;
 	}
+	/* before the first record: a store that cannot be opened loses none */
+	store(&gk);
 run:
 	status = cc_record_run(&stage, stdin, stdout);
 done:
