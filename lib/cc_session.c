@@ -507,3 +507,11 @@ cc_session_state_put(struct cc_session *s, const char *session, const char *name
 		rc = SQLITE_ERROR;
 	return rc == SQLITE_DONE ? 0 : -1;
 }
+
+int
+cc_session_state_begin(struct cc_session *s, const char *name)
+{
+	struct state *x = state_of(s, name);
+
+	return x ? batch_begin(s, &x->st) : -1;
+}

@@ -75,5 +75,13 @@ int cc_session_state_get(struct cc_session *s, const char *session,
 /* Replace it; 0 or -1. */
 int cc_session_state_put(struct cc_session *s, const char *session,
 	const char *name, const char *json, time_t at);
+/*
+ * Begin the batch of state `name` now rather than at its next put (0, or
+ * -1 when the lock is not had within the lock timeout): a get, then a put
+ * computed from it, are then one transaction, and no other process's
+ * write can fall between them (cc-gate's sessions, which two agents'
+ * calls may change at once).  cc_session_flush() ends it.
+ */
+int cc_session_state_begin(struct cc_session *s, const char *name);
 
 #endif

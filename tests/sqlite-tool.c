@@ -4,6 +4,10 @@
  *
  *   sqlite-tool DB check           PRAGMA integrity_check ("ok"), exit 1 if not
  *   sqlite-tool DB query SQL       the rows of a read-only query, tab-separated
+ *   sqlite-tool DB exec SQL [TEXT...]
+ *                                  run one statement with the TEXTs bound to
+ *                                  ?1, ?2, ... (a test that edits a stage's
+ *                                  stored state, or corrupts it)
  *   sqlite-tool DB hold MODE SECONDS READYFILE
  *                                  take a lock and keep it SECONDS, then let it
  *                                  go; READYFILE is created once it is held.
@@ -81,8 +85,8 @@ main(int argc, char **argv)
 	int rc;
 
 	if (argc < 3) {
-		fputs("usage: sqlite-tool DB check | query SQL | hold write|exclusive "
-		    "SECONDS READYFILE\n", stderr);
+		fputs("usage: sqlite-tool DB check | query SQL | exec SQL [TEXT...] | "
+		    "hold write|exclusive SECONDS READYFILE\n", stderr);
 		return 2;
 	}
 	if (sqlite3_open_v2(argv[1], &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
@@ -100,6 +104,17 @@ main(int argc, char **argv)
 		sqlite3_finalize(st);
 	} else if (strcmp(argv[2], "query") == 0 && argc == 4) {
 		rc = query(db, argv[3]);
+	} else if (strcmp(argv[2], "exec") == 0 && argc >= 4) {
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(db, argv[3], -1, &st, NULL) != SQLITE_OK)
+			return fail(db, argv[3]);
+		for (int i = 4; i < argc; i++)
+			sqlite3_bind_text(st, i - 3, argv[i], -1, SQLITE_STATIC);
+		rc = sqlite3_step(st) == SQLITE_DONE ? 0 : 2;
+		if (rc)
+			fprintf(stderr, "sqlite-tool: exec: %s\n", sqlite3_errmsg(db));
+		sqlite3_finalize(st);
 	} else if (strcmp(argv[2], "hold") == 0 && argc == 6) {
 		return hold(db, argv[3], atof(argv[4]), argv[5]);
 	} else {

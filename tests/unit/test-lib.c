@@ -489,7 +489,7 @@ static void
 test_session_state(void)
 {
 	char dir[] = "/tmp/cc-test-state.XXXXXX", err[256], *json = NULL, cmd[300];
-	struct cc_config c;
+	struct cc_config c, c0;
 	struct cc_session *a, *b;
 	time_t at = 0;
 
@@ -522,8 +522,29 @@ test_session_state(void)
 	    "names are separate");
 	is_int(cc_session_state_put(a, "s1", "../x", "{}", c.now), -1,
 	    "a name that is no file name is refused");
+
+	/* a read-modify-write under cc_session_state_begin() keeps others out */
+	cc_session_close(b);
+	setenv("CC_LOCK_TIMEOUT", "0", 1);
+	cc_config_load(&c0);
+	unsetenv("CC_LOCK_TIMEOUT");
+	b = cc_session_open(&c0, 0, err, sizeof err);
+	ok(b != NULL, "a connection that does not wait for locks");
+	is_int(cc_session_state_begin(a, "coach"), 0, "the batch begun before the read");
+	is_int(cc_session_state_get(a, "s1", "coach", &json, NULL), 1, "read inside it");
+	free(json);
+	is_int(b ? cc_session_state_put(b, "s1", "coach", "{\"level\":9}", c.now) : 0, -1,
+	    "another writer cannot come between the read and the write");
+	is_int(cc_session_state_begin(a, "coach"), 0, "begun twice is one batch");
+	is_int(cc_session_state_put(a, "s1", "coach", "{\"level\":3}", c.now), 0, "the write");
+	is_int(cc_session_flush(a), 0, "committed");
+	is_int(b ? cc_session_state_get(b, "s1", "coach", &json, NULL) : 0, 1, "then seen");
+	is_str(json, "{\"level\":3}", "the read-modify-write's value");
+	free(json);
+	is_int(cc_session_state_begin(a, "../x"), -1, "no batch for a bad name");
 	cc_session_close(a);
 	cc_session_close(b);
+	cc_config_release(&c0);
 	cc_config_release(&c);
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	ok(system(cmd) == 0, "cleaned up");
