@@ -39,6 +39,7 @@
 struct store {
 	sqlite3 *db;
 	int in_txn, pending;	/* an open write transaction and its writes */
+	int checked;		/* cc_session_state_hold looked in this one */
 	struct timespec since;
 };
 
@@ -50,7 +51,9 @@ struct store {
 struct state {
 	char name[32];
 	struct store st;
-	sqlite3_stmt *get, *put;
+	sqlite3_stmt *get, *put, *version;
+	sqlite3_int64 seen;	/* data_version at the last hold */
+	int known;		/* seen is set */
 };
 
 struct cc_session {
@@ -218,6 +221,7 @@ cc_session_close(struct cc_session *s)
 	for (int i = 0; i < s->nstates; i++) {
 		sqlite3_finalize(s->states[i].get);
 		sqlite3_finalize(s->states[i].put);
+		sqlite3_finalize(s->states[i].version);
 		sqlite3_close(s->states[i].st.db);
 	}
 	free(s);
@@ -311,6 +315,7 @@ store_flush(struct cc_session *s, struct store *st)
 	}
 	st->in_txn = 0;
 	st->pending = 0;
+	st->checked = 0;
 	return rc == SQLITE_OK ? 0 : -1;
 }
 
@@ -452,9 +457,11 @@ state_of(struct cc_session *s, const char *name)
 	    prepare(x->st.db, "SELECT value, at FROM state WHERE session = ?1",
 	    &x->get) != SQLITE_OK ||
 	    prepare(x->st.db, "INSERT OR REPLACE INTO state (session, at, value)"
-	    " VALUES (?1, ?2, ?3)", &x->put) != SQLITE_OK) {
+	    " VALUES (?1, ?2, ?3)", &x->put) != SQLITE_OK ||
+	    prepare(x->st.db, "PRAGMA data_version", &x->version) != SQLITE_OK) {
 		sqlite3_finalize(x->get);
 		sqlite3_finalize(x->put);
+		sqlite3_finalize(x->version);
 		sqlite3_close(x->st.db);
 		return NULL;
 	}
@@ -506,4 +513,41 @@ cc_session_state_put(struct cc_session *s, const char *session, const char *name
 	if (batch_end(s, &x->st) < 0)
 		rc = SQLITE_ERROR;
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int
+cc_session_state_hold(struct cc_session *s, const char *name)
+{
+	struct state *x = state_of(s, name);
+	sqlite3_int64 v;
+	int changed;
+
+	if (!x)
+		return -1;
+	/* a batch that turns keep open without writing is still a short one */
+	if (x->st.in_txn && elapsed_ns(&x->st.since) >= BATCH_NS &&
+	    store_flush(s, &x->st) < 0)
+		return -1;
+	if (x->st.checked)
+		return 0;	/* held since the last look: nobody else wrote */
+	if (batch_begin(s, &x->st) < 0)
+		return -1;
+	/*
+	 * Under the write lock now, so the version read is the file's last
+	 * and stays so until this batch is committed.  SQLite changes it
+	 * when another connection commits to the file (a checkpoint may
+	 * change it too: that costs the caller a reload, nothing more).
+	 */
+	if (sqlite3_step(x->version) != SQLITE_ROW) {
+		sqlite3_reset(x->version);
+		s->failed = &x->st;
+		return -1;
+	}
+	v = sqlite3_column_int64(x->version, 0);
+	sqlite3_reset(x->version);
+	changed = !x->known || v != x->seen;
+	x->seen = v;
+	x->known = 1;
+	x->st.checked = 1;
+	return changed;
 }

@@ -134,6 +134,34 @@ int cc_coach_state_save(struct cc_session *s, const char *session, jv before,
 	jv state, time_t now, char *err, size_t errlen);
 
 /*
+ * The cc-coach stage's sessions, kept parsed between turns
+ * (cc_coach_states.c): at most max sessions and max_size bytes of their
+ * JSON texts, the least recently used given up first, and all of them
+ * whenever another process has written the coach's state file
+ * (cc_session_state_hold's contract).  Only the "coach" part: a turn
+ * neither reads nor writes "emotion".
+ */
+struct cc_coach_states;
+struct cc_coach_states *cc_coach_states_new(size_t max, size_t max_size);
+void cc_coach_states_free(struct cc_coach_states *c);
+/*
+ * The session's coach state ({} when none), owned, as cc_coach_state_load
+ * gives it but for "emotion"; this takes the coach state file's write lock
+ * for the current batch (a read, a change and its write under one lock).
+ * 0, or -1 with err set and *state {}; after -1 nothing is kept.
+ */
+int cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
+	const char *session, jv *state, char *err, size_t errlen);
+/*
+ * Store state (borrows) if it differs from before (borrows; what load
+ * gave), and keep it.  Committed with the store's batch (cc_session_flush),
+ * not at once.  0, or -1 with err set; after -1 nothing is kept.
+ */
+int cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
+	const char *session, jv before, jv state, time_t now, char *err,
+	size_t errlen);
+
+/*
  * The child did something at `now`: last_activity_at moves, and after a
  * pause of CC_COACH_BREAK_SECONDS or more work_started_at starts again.
  * These and the next two replace *state (anything but an object becomes

@@ -14,6 +14,7 @@
 #include "cc_util.h"
 #include "cc_config.h"
 #include "cc_json.h"
+#include "cc_session.h"
 #include "cc_texts.h"
 #include "cc_time.h"
 #include "cc_coach.h"
@@ -654,6 +655,88 @@ test_progress(void)
 	jv_free(st);
 }
 
+/* ---- the stage's sessions kept between turns ---- */
+
+/* One turn of the stage's own: load, a change (JSON, or NULL), save. */
+static const char *
+turn(struct cc_coach_states *c, struct cc_session *s, const char *session,
+    const char *set, time_t now)
+{
+	static char out[4][256];
+	static int k;
+	char err[256], *o = out[k++ % 4];
+	jv st, before;
+
+	if (cc_coach_states_load(c, s, session, &st, err, sizeof err) < 0) {
+		jv_free(st);
+		snprintf(o, 256, "error: %s", err);
+		return o;
+	}
+	before = jv_copy(st);
+	if (set) {
+		jv_free(st);
+		st = parse(set);
+	}
+	snprintf(o, 256, "%s", at(st, ""));
+	if (cc_coach_states_save(c, s, session, before, st, now, err, sizeof err) < 0)
+		snprintf(o, 256, "error: %s", err);
+	jv_free(before);
+	jv_free(st);
+	return o;
+}
+
+static void
+test_states(void)
+{
+	char dir[] = "/tmp/cc-test-states.XXXXXX", err[256], cmd[300], *json;
+	struct cc_config cfg;
+	struct cc_session *a, *b;
+	struct cc_coach_states *c = cc_coach_states_new(2, 1 << 20);
+	time_t when = 0;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	setenv("CC_STATE_DIR", dir, 1);
+	cc_config_load(&cfg);
+	a = cc_session_open(&cfg, 0, err, sizeof err);
+	b = cc_session_open(&cfg, 0, err, sizeof err);
+	ok(a && b, "kept: two connections to one store");
+	if (!a || !b)
+		return;
+	is_str(turn(c, a, "s1", "{\"n\":1}", t0), "{\"n\":1}", "kept: a new session starts from {}");
+	is_str(turn(c, a, "s1", NULL, t0), "{\"n\":1}", "kept: the next turn sees it");
+	is_int(cc_session_flush(a), 0, "kept: committed");
+	is_int(cc_session_state_get(b, "s1", "coach", &json, NULL), 1, "kept: stored");
+	is_str(json, "{\"n\":1}", "kept: as it was");
+	free(json);
+	is_int(cc_session_state_put(b, "s1", "coach", "{\"n\":5,\"emotion\":{}}", t0), 0,
+	    "kept: another process writes it");
+	is_int(cc_session_flush(b), 0, "kept: and commits");
+	is_str(turn(c, a, "s1", NULL, t0 + 60), "{\"n\":5}",
+	    "kept: its write is read, without a hand-kept emotion");
+	is_int(cc_session_state_get(b, "s1", "coach", &json, &when), 1, "kept: still there");
+	ok(when == t0, "kept: a turn that changes nothing writes nothing");
+	free(json);
+	is_str(turn(c, a, "s2", "{\"n\":2}", t0), "{\"n\":2}", "kept: a second session");
+	is_str(turn(c, a, "s3", "{\"n\":3}", t0), "{\"n\":3}", "kept: a third, the first given up");
+	is_str(turn(c, a, "s1", NULL, t0), "{\"n\":5}", "kept: and read again from the store");
+	is_int(cc_session_flush(a), 0, "kept: committed");
+	is_int(cc_session_state_put(b, "s4", "coach", "[1]", t0), 0, "kept: a state that is no object");
+	is_int(cc_session_flush(b), 0, "kept: committed by the other");
+	is_str(turn(c, a, "s4", NULL, t0), "error: the session's stored coach state is not a JSON object",
+	    "kept: is an error");
+	is_int(cc_session_flush(a), 0, "kept: released");
+	cc_coach_states_free(c);
+	cc_session_close(a);
+	cc_session_close(b);
+	cc_config_release(&cfg);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ok(system(cmd) == 0, "kept: cleaned up");
+	unsetenv("CC_STATE_DIR");
+}
+
 /* ---- the state helpers ---- */
 
 static void
@@ -878,6 +961,7 @@ main(void)
 	test_hints();
 	test_progress();
 	test_state();
+	test_states();
 	test_report();
 	test_hostile();
 	cc_coach_data_release(&data);

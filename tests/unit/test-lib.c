@@ -500,6 +500,7 @@ test_session_state(void)
 	setenv("CC_STATE_DIR", dir, 1);
 	setenv("CC_NOW", "2025-01-15T10:00:00+09:00", 1);
 	cc_config_load(&c);
+	c.lock_timeout_ms = 300;	/* a held lock is waited for in vain below */
 	a = cc_session_open(&c, 0, err, sizeof err);
 	b = cc_session_open(&c, 0, err, sizeof err);
 	ok(a && b, "two connections to one store");
@@ -522,6 +523,24 @@ test_session_state(void)
 	    "names are separate");
 	is_int(cc_session_state_put(a, "s1", "../x", "{}", c.now), -1,
 	    "a name that is no file name is refused");
+	/* hold: what a writer keeps is good until another connection writes */
+	is_int(cc_session_state_hold(a, "coach"), 1, "hold: the first look says changed");
+	is_int(cc_session_state_hold(a, "coach"), 0, "held: unchanged within the batch");
+	is_int(cc_session_state_put(a, "s1", "coach", "{\"level\":3}", c.now), 0,
+	    "written under the hold");
+	is_int(cc_session_flush(a), 0, "committed");
+	is_int(cc_session_state_hold(a, "coach"), 0, "its own writes are no change");
+	is_int(cc_session_flush(a), 0, "released");
+	is_int(cc_session_state_put(b, "s2", "coach", "{\"level\":1}", c.now), 0,
+	    "another connection writes");
+	is_int(cc_session_flush(b), 0, "and commits");
+	is_int(cc_session_state_hold(a, "coach"), 1, "the holder is told");
+	is_int(cc_session_state_hold(b, "coach"), -1, "and the other waits for it in vain");
+	is_int(cc_session_flush(a), 0, "released");
+	is_int(cc_session_state_hold(b, "coach"), 1, "then takes it");
+	is_int(cc_session_flush(b), 0, "and lets go");
+	is_int(cc_session_state_hold(a, "coach"), 0, "a look changes nothing");
+	is_int(cc_session_flush(a), 0, "released");
 	cc_session_close(a);
 	cc_session_close(b);
 	cc_config_release(&c);
