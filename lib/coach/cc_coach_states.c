@@ -25,6 +25,7 @@ struct entry {
 	char *session;
 	jv state;			/* the coach part, as stored */
 	size_t size;			/* the length of its text */
+	struct cc_json_memo memo;	/* its members as last written */
 	struct entry *chain;		/* the next in its hash bucket */
 	struct entry *newer, *older;	/* the use order */
 };
@@ -59,6 +60,7 @@ entry_free(struct entry *e)
 {
 	free(e->session);
 	jv_free(e->state);
+	cc_json_memo_release(&e->memo);
 	free(e);
 }
 
@@ -164,6 +166,7 @@ keep(struct cc_coach_states *c, const char *session, jv state, size_t size)
 		c->n--;
 	} else {
 		e = cc_xmalloc(sizeof *e);
+		memset(e, 0, sizeof *e);
 		e->session = cc_xstrdup(session);
 		e->state = jv_null();
 	}
@@ -252,8 +255,12 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 	size = e ? e->size : 2;
 	if (jv_get_kind(before) != JV_KIND_OBJECT ||
 	    !jv_equal(jv_copy(before), jv_copy(cur))) {
+		struct cc_json_memo none = {0};
+
+		/* most turns change a few numbers: the history is copied */
 		c->text.len = 0;
-		cc_json_put(&c->text, cur);
+		cc_json_put_memo(&c->text, cur, e ? &e->memo : &none);
+		cc_json_memo_release(&none);
 		if (cc_session_state_put(s, session, "coach", c->text.data, now) < 0) {
 			jv_free(cur);
 			forget_all(c);

@@ -199,6 +199,62 @@ test_to_jv(void)
 	}
 }
 
+/* cc_json_put_memo writes what cc_json_put does, whatever changed since. */
+static void
+memo_same(struct cc_json_memo *m, jv v, const char *what)
+{
+	struct cc_buf want = {0}, got = {0};
+
+	cc_json_put(&want, v);
+	cc_buf_add(&got, "x", 1);	/* not at the start of the buffer */
+	cc_json_put_memo(&got, v, m);
+	ok(want.data && got.data && strcmp(got.data + 1, want.data) == 0,
+	    "memo: %s", what);
+	jv_free(v);
+	cc_buf_release(&want);
+	cc_buf_release(&got);
+}
+
+static void
+test_memo(void)
+{
+	struct cc_json_memo m = {0};
+	jv st = jv_object(), hist = jv_array(), e;
+
+	memo_same(&m, jv_copy(st), "an empty object");
+	st = jv_object_set(st, jv_string("n"), jv_number(1));
+	st = jv_object_set(st, jv_string("p"), jv_object_set(jv_object(), jv_string("id"),
+	    jv_string("a")));
+	memo_same(&m, jv_copy(st), "scalars and an object");
+	for (int i = 0; i < 12; i++) {
+		e = jv_object_set(jv_object(), jv_string("i"), jv_number(i));
+		hist = jv_array_append(hist, jv_array_append(jv_array(), e));
+		if (i >= 10)	/* the oldest dropped, as the coach keeps 500 */
+			hist = jv_array_slice(hist, 1, jv_array_length(jv_copy(hist)));
+		st = jv_object_set(st, jv_string("h"), jv_copy(hist));
+		st = jv_object_set(st, jv_string("n"), jv_number(i));
+		memo_same(&m, jv_copy(st), i < 10 ? "a history growing" : "and losing its oldest");
+	}
+	memo_same(&m, jv_copy(st), "nothing changed");
+	st = jv_object_set(st, jv_string("h2"), jv_copy(hist));
+	memo_same(&m, jv_copy(st), "the same array under two names");
+	st = jv_object_set(st, jv_string("h"), jv_array_set(jv_copy(hist), 3, jv_string("x")));
+	memo_same(&m, jv_copy(st), "an element replaced by a string");
+	st = jv_object_set(st, jv_string("h"), jv_array_set(jv_copy(hist), 0, jv_object()));
+	memo_same(&m, jv_copy(st), "the first element replaced");
+	st = jv_object_delete(st, jv_string("p"));
+	st = jv_object_set(st, jv_string("h2"), jv_string("no longer an array"));
+	memo_same(&m, jv_copy(st), "members gone and changed kind");
+	st = jv_object_set(st, jv_string("p"), jv_object_set(jv_object(), jv_string("id"),
+	    jv_string("b")));
+	memo_same(&m, jv_copy(st), "a member again, at the end");
+	memo_same(&m, jv_array_append(jv_array(), jv_copy(hist)), "an array instead");
+	memo_same(&m, jv_copy(st), "an object again");
+	jv_free(st);
+	jv_free(hist);
+	cc_json_memo_release(&m);
+}
+
 static void
 put_is(jv v, const char *want, const char *what)
 {
@@ -557,6 +613,7 @@ main(void)
 	test_scan();
 	test_member();
 	test_to_jv();
+	test_memo();
 	test_put();
 	test_writer();
 	test_records();
