@@ -874,6 +874,44 @@ cc_json_put_memo(struct cc_buf *b, jv v, struct cc_json_memo *m)
 	m->keys = keys;
 }
 
+/* ---- shared names ---- */
+
+#define NAMES 512	/* a power of 2; three quarters of it are used */
+static struct name {
+	const char *s;	/* the string's own bytes */
+	jv v;
+} names[NAMES];
+static size_t nnames;
+
+jv
+cc_jv_name(const char *s)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+	size_t i;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	for (i = h & (NAMES - 1); names[i].s; i = (i + 1) & (NAMES - 1))
+		if (strcmp(names[i].s, s) == 0)
+			return jv_copy(names[i].v);
+	if (nnames >= NAMES / 4 * 3)
+		return jv_string(s);
+	names[i].v = jv_string(s);
+	names[i].s = jv_string_value(names[i].v);
+	nnames++;
+	return jv_copy(names[i].v);
+}
+
+void
+cc_jv_names_release(void)
+{
+	for (size_t i = 0; i < NAMES; i++)
+		if (names[i].s)
+			jv_free(names[i].v);
+	memset(names, 0, sizeof names);
+	nnames = 0;
+}
+
 /* ---- the streaming writer ---- */
 
 void

@@ -123,6 +123,17 @@ void cc_json_put_memo(struct cc_buf *b, jv v, struct cc_json_memo *m);
 void cc_json_memo_release(struct cc_json_memo *m);
 
 /*
+ * An owned jv string of the NUL-terminated s, shared by every call with
+ * the same text: for member names and the few words a stage sets again
+ * and again.  jv_string() allocates, and an object lookup hashes the
+ * name anew each time; this costs a small table lookup, and the hash is
+ * computed once.  At most a few hundred distinct texts are shared (the
+ * rest are plain jv_string); cc_jv_names_release() frees them.
+ */
+jv cc_jv_name(const char *s);
+void cc_jv_names_release(void);
+
+/*
  * A streaming JSON writer: stages write their value as text, which costs a
  * fraction of building a jv object and dumping it.  Commas are placed by
  * the writer; nesting is limited to 64 levels.

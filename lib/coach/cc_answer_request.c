@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cc_util.h"
+#include "cc_json.h"
 #include "coach/cc_lexicon.h"
 #include "coach/cc_answer_request.h"
 
@@ -81,7 +82,7 @@ cc_answer_request_detect(struct cc_lexicon *lex, const char *text, size_t len)
 		break;
 	}
 	free(found);
-	result = jv_object_set(result, jv_string("request_type"), jv_string(type));
-	result = jv_object_set(result, jv_string("confidence"), jv_number(conf));
-	return jv_object_set(result, jv_string("detected_phrases"), list);
+	result = jv_object_set(result, cc_jv_name("request_type"), cc_jv_name(type));
+	result = jv_object_set(result, cc_jv_name("confidence"), jv_number(conf));
+	return jv_object_set(result, cc_jv_name("detected_phrases"), list);
 }

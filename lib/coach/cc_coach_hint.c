@@ -27,7 +27,7 @@ hint_template(const struct cc_coach_data *d, jv problem, int level,
 	char key[200];
 
 	if (level <= 0)
-		return jv_string("");
+		return cc_jv_name("");
 	if (subject && topic && d->curriculum)
 		topic = cc_curriculum_canonical(d->curriculum, subject, topic);
 	if (subject && topic) {
@@ -73,14 +73,14 @@ cc_coach_manage_hint(const struct cc_coach_data *d, jv args, jv *state, time_t n
 	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
 	if (*pid) {
 		/* a problem_id other than the current one starts a new problem */
-		jv p = jv_object_set(jv_object(), jv_string("id"), jv_string(pid));
+		jv p = jv_object_set(jv_object(), cc_jv_name("id"), jv_string(pid));
 		jv before = jv_copy(st);
 
 		for (int i = 0; extra[i]; i++) {
-			jv v = jv_object_get(jv_copy(args), jv_string(extra[i]));
+			jv v = jv_object_get(jv_copy(args), cc_jv_name(extra[i]));
 
 			if (jv_get_kind(v) == JV_KIND_STRING)
-				p = jv_object_set(p, jv_string(extra[i]), v);
+				p = jv_object_set(p, cc_jv_name(extra[i]), v);
 			else
 				jv_free(v);
 		}
@@ -94,38 +94,38 @@ cc_coach_manage_hint(const struct cc_coach_data *d, jv args, jv *state, time_t n
 	if (strcmp(action, "advance") == 0 && level < CC_COACH_MAX_HINT_LEVEL) {
 		level++;
 		total++;
-		st = jv_object_set(st, jv_string("hint_level"), jv_number((double)level));
-		st = jv_object_set(st, jv_string("hints_used_total"), jv_number((double)total));
-		problem = jv_object_get(jv_copy(st), jv_string("problem"));
+		st = jv_object_set(st, cc_jv_name("hint_level"), jv_number((double)level));
+		st = jv_object_set(st, cc_jv_name("hints_used_total"), jv_number((double)total));
+		problem = jv_object_get(jv_copy(st), cc_jv_name("problem"));
 		if (jv_get_kind(problem) == JV_KIND_OBJECT) {
 			long long n = cc_coach_get_int(problem, "hints_used", 0,
 			    1000000, 0) + 1;
 
-			problem = jv_object_set(problem, jv_string("hints_used"),
+			problem = jv_object_set(problem, cc_jv_name("hints_used"),
 			    jv_number((double)n));
-			st = jv_object_set(st, jv_string("problem"), problem);
+			st = jv_object_set(st, cc_jv_name("problem"), problem);
 		} else {
 			jv_free(problem);
 		}
 		changed = 1;
 	} else if (strcmp(action, "reset") == 0) {
 		level = 0;
-		st = jv_object_set(st, jv_string("hint_level"), jv_number(0));
+		st = jv_object_set(st, cc_jv_name("hint_level"), jv_number(0));
 		changed = 1;
 	}
 
-	problem = jv_object_get(jv_copy(st), jv_string("problem"));
+	problem = jv_object_get(jv_copy(st), cc_jv_name("problem"));
 	result = jv_object();
-	result = jv_object_set(result, jv_string("current_level"), jv_number((double)level));
-	result = jv_object_set(result, jv_string("max_level"),
+	result = jv_object_set(result, cc_jv_name("current_level"), jv_number((double)level));
+	result = jv_object_set(result, cc_jv_name("max_level"),
 	    jv_number(CC_COACH_MAX_HINT_LEVEL));
-	result = jv_object_set(result, jv_string("hint_template"),
+	result = jv_object_set(result, cc_jv_name("hint_template"),
 	    hint_template(d, problem, (int)level, lang));
-	result = jv_object_set(result, jv_string("can_advance"),
+	result = jv_object_set(result, cc_jv_name("can_advance"),
 	    jv_bool(level < CC_COACH_MAX_HINT_LEVEL));
-	result = jv_object_set(result, jv_string("hints_used_total"), jv_number((double)total));
+	result = jv_object_set(result, cc_jv_name("hints_used_total"), jv_number((double)total));
 	s = cc_coach_get_str(problem, "id");
-	result = jv_object_set(result, jv_string("problem_id"), s ? jv_string(s) : jv_null());
+	result = jv_object_set(result, cc_jv_name("problem_id"), s ? jv_string(s) : jv_null());
 	jv_free(problem);
 
 	if (changed) {

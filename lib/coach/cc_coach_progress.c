@@ -137,7 +137,7 @@ cc_coach_achievements_load(const char *path, struct cc_coach_achievement **out,
 static long long
 count(jv state, const char *key)
 {
-	jv counts = jv_object_get(jv_copy(state), jv_string("counts"));
+	jv counts = jv_object_get(jv_copy(state), cc_jv_name("counts"));
 	long long n = cc_coach_get_int(counts, key, 0, 1000000000, 0);
 
 	jv_free(counts);
@@ -182,7 +182,7 @@ bump(jv counts, const char *key)
 
 	if (n < 1000000000)
 		n++;
-	return jv_object_set(counts, jv_string(key), jv_number((double)n));
+	return jv_object_set(counts, cc_jv_name(key), jv_number((double)n));
 }
 
 /* 1 if the achievement id is among the state's unlocked ones. */
@@ -208,7 +208,7 @@ unlocked(jv list, const char *id)
 static jv
 unlock(const struct cc_coach_data *d, jv *state, time_t now, const char *lang)
 {
-	jv list = jv_object_get(jv_copy(*state), jv_string("achievements")), news = jv_array();
+	jv list = jv_object_get(jv_copy(*state), cc_jv_name("achievements")), news = jv_array();
 	char key[160];
 
 	if (jv_get_kind(list) != JV_KIND_ARRAY) {
@@ -222,13 +222,13 @@ unlock(const struct cc_coach_data *d, jv *state, time_t now, const char *lang)
 		    cc_coach_metric_value(a->metric, *state) < a->threshold)
 			continue;
 		list = jv_array_append(list, jv_object_set(jv_object_set(jv_object(),
-		    jv_string("id"), jv_string(a->id)), jv_string("at"), cc_coach_time_jv(now)));
+		    cc_jv_name("id"), jv_string(a->id)), cc_jv_name("at"), cc_coach_time_jv(now)));
 		snprintf(key, sizeof key, "achievement.%s", a->id);
 		news = jv_array_append(news, jv_object_set(jv_object_set(jv_object(),
-		    jv_string("id"), jv_string(a->id)), jv_string("title"),
+		    cc_jv_name("id"), jv_string(a->id)), cc_jv_name("title"),
 		    cc_coach_text(d->texts, key, lang, NULL)));
 	}
-	*state = jv_object_set(*state, jv_string("achievements"), list);
+	*state = jv_object_set(*state, cc_jv_name("achievements"), list);
 	return news;
 }
 
@@ -253,7 +253,7 @@ encouragement(const struct cc_coach_data *d, const char *outcome, long long stre
 		msg = with;
 	}
 	if (jv_array_length(jv_copy(news)) > 0) {
-		jv title = jv_object_get(jv_array_get(jv_copy(news), 0), jv_string("title"));
+		jv title = jv_object_get(jv_array_get(jv_copy(news), 0), cc_jv_name("title"));
 		struct cc_var v[] = { { "message", jv_string_value(msg), 0 },
 			{ "title", jv_string_value(title), 0 }, { NULL, NULL, 0 } };
 		jv with = cc_coach_text(d->texts, "praise.with_achievement", lang, v);
@@ -271,7 +271,7 @@ copy_str(jv to, jv from, const char *key)
 {
 	const char *s = cc_coach_get_str(from, key);
 
-	return s ? jv_object_set(to, jv_string(key), jv_string(s)) : to;
+	return s ? jv_object_set(to, cc_jv_name(key), jv_string(s)) : to;
 }
 
 jv
@@ -302,7 +302,7 @@ cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
 	if (rc < 0) {
 		/* the original's message, whatever the type */
 		struct cc_buf b = {0};
-		jv v = jv_object_get(jv_copy(args), jv_string("outcome"));
+		jv v = jv_object_get(jv_copy(args), cc_jv_name("outcome"));
 
 		jv_free(err);
 		cc_json_put(&b, v);
@@ -321,11 +321,11 @@ cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
 
 	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
 	/* the problem: the current one, unless the arguments name another */
-	problem = jv_object_get(jv_copy(st), jv_string("problem"));
+	problem = jv_object_get(jv_copy(st), cc_jv_name("problem"));
 	s = cc_coach_get_str(problem, "id");
 	if (jv_get_kind(problem) != JV_KIND_OBJECT || (*pid && (!s || strcmp(s, pid) != 0))) {
 		jv_free(problem);
-		problem = *pid ? jv_object_set(jv_object(), jv_string("id"), jv_string(pid)) :
+		problem = *pid ? jv_object_set(jv_object(), cc_jv_name("id"), jv_string(pid)) :
 		    jv_object();
 	}
 	for (int i = 0; extra[i]; i++)
@@ -348,7 +348,7 @@ cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
 		secs_arg = has_secs ? (double)(now - started) : 0;
 	}
 
-	counts = jv_object_get(jv_copy(st), jv_string("counts"));
+	counts = jv_object_get(jv_copy(st), cc_jv_name("counts"));
 	if (jv_get_kind(counts) != JV_KIND_OBJECT) {
 		jv_free(counts);
 		counts = jv_object();
@@ -367,17 +367,17 @@ cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
 	/* today's recap: what was finished, how, when */
 	entry = jv_object();
 	s = cc_coach_get_str(problem, "id");
-	entry = jv_object_set(entry, jv_string("problem_id"), s ? jv_string(s) : jv_null());
+	entry = jv_object_set(entry, cc_jv_name("problem_id"), s ? jv_string(s) : jv_null());
 	for (int i = 0; extra[i]; i++)
 		entry = copy_str(entry, problem, extra[i]);
-	entry = jv_object_set(entry, jv_string("outcome"), jv_string(outcome));
-	entry = jv_object_set(entry, jv_string("points"), jv_number((double)points));
-	entry = jv_object_set(entry, jv_string("hints_used"), jv_number((double)hints));
-	entry = jv_object_set(entry, jv_string("stumbles"), jv_number((double)stumbles));
-	entry = jv_object_set(entry, jv_string("time_spent_seconds"),
+	entry = jv_object_set(entry, cc_jv_name("outcome"), jv_string(outcome));
+	entry = jv_object_set(entry, cc_jv_name("points"), jv_number((double)points));
+	entry = jv_object_set(entry, cc_jv_name("hints_used"), jv_number((double)hints));
+	entry = jv_object_set(entry, cc_jv_name("stumbles"), jv_number((double)stumbles));
+	entry = jv_object_set(entry, cc_jv_name("time_spent_seconds"),
 	    has_secs ? jv_number((double)(long long)secs_arg) : jv_null());
-	entry = jv_object_set(entry, jv_string("at"), cc_coach_time_jv(now));
-	solved = jv_object_get(jv_copy(st), jv_string("solved"));
+	entry = jv_object_set(entry, cc_jv_name("at"), cc_coach_time_jv(now));
+	solved = jv_object_get(jv_copy(st), cc_jv_name("solved"));
 	if (jv_get_kind(solved) != JV_KIND_ARRAY) {
 		jv_free(solved);
 		solved = jv_array();
@@ -389,33 +389,33 @@ cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
 		solved = jv_array_slice(solved, n - CC_COACH_MAX_SOLVED, n);
 	}
 
-	st = jv_object_set(st, jv_string("total_points"), jv_number((double)total));
-	st = jv_object_set(st, jv_string("streak"), jv_number((double)streak));
-	st = jv_object_set(st, jv_string("best_streak"), jv_number((double)best));
-	st = jv_object_set(st, jv_string("counts"), counts);
-	st = jv_object_set(st, jv_string("solved"), solved);
+	st = jv_object_set(st, cc_jv_name("total_points"), jv_number((double)total));
+	st = jv_object_set(st, cc_jv_name("streak"), jv_number((double)streak));
+	st = jv_object_set(st, cc_jv_name("best_streak"), jv_number((double)best));
+	st = jv_object_set(st, cc_jv_name("counts"), counts);
+	st = jv_object_set(st, cc_jv_name("solved"), solved);
 	/* the problem is over: the next one starts without hints */
-	st = jv_object_set(st, jv_string("hint_level"), jv_number(0));
-	st = jv_object_delete(st, jv_string("problem"));
+	st = jv_object_set(st, cc_jv_name("hint_level"), jv_number(0));
+	st = jv_object_delete(st, cc_jv_name("problem"));
 	cc_coach_state_touch(&st, now);
 	news = unlock(d, &st, now, lang);
 	jv_free(problem);
 
 	result = jv_object();
-	result = jv_object_set(result, jv_string("points_earned"), jv_number((double)points));
-	result = jv_object_set(result, jv_string("total_points"), jv_number((double)total));
-	result = jv_object_set(result, jv_string("streak"), jv_number((double)streak));
+	result = jv_object_set(result, cc_jv_name("points_earned"), jv_number((double)points));
+	result = jv_object_set(result, cc_jv_name("total_points"), jv_number((double)total));
+	result = jv_object_set(result, cc_jv_name("streak"), jv_number((double)streak));
 	if (jv_array_length(jv_copy(news)) > 0) {
 		jv first = jv_array_get(jv_copy(news), 0);
 
-		result = jv_object_set(result, jv_string("achievement_unlocked"),
-		    jv_object_get(first, jv_string("title")));
+		result = jv_object_set(result, cc_jv_name("achievement_unlocked"),
+		    jv_object_get(first, cc_jv_name("title")));
 	} else {
-		result = jv_object_set(result, jv_string("achievement_unlocked"), jv_null());
+		result = jv_object_set(result, cc_jv_name("achievement_unlocked"), jv_null());
 	}
-	result = jv_object_set(result, jv_string("encouragement_message"),
+	result = jv_object_set(result, cc_jv_name("encouragement_message"),
 	    encouragement(d, outcome, streak, news, lang));
-	result = jv_object_set(result, jv_string("achievements_new"), news);
+	result = jv_object_set(result, cc_jv_name("achievements_new"), news);
 	jv_free(*state);
 	*state = st;
 	return result;

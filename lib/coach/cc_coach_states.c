@@ -232,7 +232,7 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 		}
 		jv_free(*state);
 		/* an emotion kept in the coach's own state by hand is not shown */
-		*state = jv_object_delete(v, jv_string("emotion"));
+		*state = jv_object_delete(v, cc_jv_name("emotion"));
 	}
 	keep(c, session, jv_copy(*state), size);
 	return 0;
@@ -249,8 +249,8 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 
 	if (jv_get_kind(state) != JV_KIND_OBJECT)
 		return 0;	/* nothing is stored: what is kept stays true */
-	cur = jv_object_has(jv_copy(state), jv_string("emotion")) ?
-	    jv_object_delete(jv_copy(state), jv_string("emotion")) : jv_copy(state);
+	cur = jv_object_has(jv_copy(state), cc_jv_name("emotion")) ?
+	    jv_object_delete(jv_copy(state), cc_jv_name("emotion")) : jv_copy(state);
 	e = *slot(c, session);
 	size = e ? e->size : 2;
 	if (jv_get_kind(before) != JV_KIND_OBJECT ||

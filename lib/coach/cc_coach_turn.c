@@ -61,11 +61,11 @@ math_problem(const char *expr)
 	if (cc_calc_parse(expr, strlen(expr), &e, err, sizeof err) == CC_CALC_OK)
 		topic = topic_of(&e);
 	snprintf(id, sizeof id, "math:%s", expr);
-	p = jv_object_set(jv_object(), jv_string("id"), jv_string(id));
-	p = jv_object_set(p, jv_string("subject"), jv_string("math"));
+	p = jv_object_set(jv_object(), cc_jv_name("id"), jv_string(id));
+	p = jv_object_set(p, cc_jv_name("subject"), cc_jv_name("math"));
 	if (topic)
-		p = jv_object_set(p, jv_string("topic"), jv_string(topic));
-	return jv_object_set(p, jv_string("expression"), jv_string(expr));
+		p = jv_object_set(p, cc_jv_name("topic"), jv_string(topic));
+	return jv_object_set(p, cc_jv_name("expression"), jv_string(expr));
 }
 
 /* state.problem's string member, or NULL; borrows state. */
@@ -73,9 +73,9 @@ static const char *
 problem_str(jv state, const char *key, jv *keep)
 {
 	jv p = jv_get_kind(state) == JV_KIND_OBJECT ?
-	    jv_object_get(jv_copy(state), jv_string("problem")) : jv_invalid();
+	    jv_object_get(jv_copy(state), cc_jv_name("problem")) : jv_invalid();
 	jv v = jv_get_kind(p) == JV_KIND_OBJECT ?
-	    jv_object_get(jv_copy(p), jv_string(key)) : jv_invalid();
+	    jv_object_get(jv_copy(p), cc_jv_name(key)) : jv_invalid();
 	const char *s = NULL;
 
 	if (jv_get_kind(v) == JV_KIND_STRING) {
@@ -100,11 +100,11 @@ tool(struct cc_coach_data *d, cc_coach_tool_fn *fn, jv args, jv *state, time_t n
 static jv
 hint_args(const char *action, const char *pid, const char *lang)
 {
-	jv a = jv_object_set(jv_object(), jv_string("action"), jv_string(action));
+	jv a = jv_object_set(jv_object(), cc_jv_name("action"), jv_string(action));
 
 	if (pid)
-		a = jv_object_set(a, jv_string("problem_id"), jv_string(pid));
-	return jv_object_set(a, jv_string("lang"), jv_string(lang));
+		a = jv_object_set(a, cc_jv_name("problem_id"), jv_string(pid));
+	return jv_object_set(a, cc_jv_name("lang"), jv_string(lang));
 }
 
 /*
@@ -117,9 +117,9 @@ finish(struct cc_coach_data *d, jv *state, const char *pid, const char *outcome,
 {
 	jv a = jv_object();
 
-	a = jv_object_set(a, jv_string("problem_id"), jv_string(pid));
-	a = jv_object_set(a, jv_string("outcome"), jv_string(outcome));
-	a = jv_object_set(a, jv_string("lang"), jv_string(lang));
+	a = jv_object_set(a, cc_jv_name("problem_id"), jv_string(pid));
+	a = jv_object_set(a, cc_jv_name("outcome"), jv_string(outcome));
+	a = jv_object_set(a, cc_jv_name("lang"), jv_string(lang));
 	return tool(d, cc_coach_record_progress, a, state, now);
 }
 
@@ -141,27 +141,27 @@ check_answer(const struct cc_coach_data *d, const char *expr, const char *answer
 {
 	jv a = jv_object(), o;
 
-	a = jv_object_set(a, jv_string("expression"), jv_string(expr));
-	a = jv_object_set(a, jv_string("child_answer"), jv_string(answer));
-	a = jv_object_set(a, jv_string("grade_level"), jv_number(grade));
-	a = jv_object_set(a, jv_string("lang"), jv_string(lang));
+	a = jv_object_set(a, cc_jv_name("expression"), jv_string(expr));
+	a = jv_object_set(a, cc_jv_name("child_answer"), jv_string(answer));
+	a = jv_object_set(a, cc_jv_name("grade_level"), jv_number(grade));
+	a = jv_object_set(a, cc_jv_name("lang"), jv_string(lang));
 	o = cc_calc_verify(d->calc_hints, a);
 	jv_free(a);
 	if (jv_get_kind(o) != JV_KIND_OBJECT) {
 		jv_free(o);
 		o = jv_object();
 	}
-	a = jv_object_get(jv_copy(o), jv_string("is_correct"));
+	a = jv_object_get(jv_copy(o), cc_jv_name("is_correct"));
 	*right = jv_get_kind(a) == JV_KIND_TRUE;
 	jv_free(a);
-	return jv_object_set(o, jv_string("answer"), jv_string(answer));
+	return jv_object_set(o, cc_jv_name("answer"), jv_string(answer));
 }
 
 /* Problems finished today (local date of now), from state.solved. */
 static int
 solved_today(jv state, time_t now)
 {
-	jv solved = jv_object_get(jv_copy(state), jv_string("solved"));
+	jv solved = jv_object_get(jv_copy(state), cc_jv_name("solved"));
 	int n = 0, len = jv_get_kind(solved) == JV_KIND_ARRAY ?
 	    jv_array_length(jv_copy(solved)) : 0;
 	struct tm tm;
@@ -201,7 +201,7 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	}
 	cc_coach_state_touch(state, now);
 	areq = d->answer_request ? cc_answer_request_detect(d->answer_request, text, len) :
-	    jv_object_set(jv_object(), jv_string("request_type"), jv_string("none"));
+	    jv_object_set(jv_object(), cc_jv_name("request_type"), cc_jv_name("none"));
 	request = cc_coach_get_str(areq, "request_type");
 	if (!request)
 		request = "none";
@@ -214,7 +214,7 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 
 		if (!cur || strcmp(cur, pid) != 0) {
 			/* another problem: the one left unsolved after trying is abandoned */
-			jv old = jv_object_get(jv_copy(*state), jv_string("problem"));
+			jv old = jv_object_get(jv_copy(*state), cc_jv_name("problem"));
 			int tried = cc_coach_get_int(*state, "hint_level", 0, 3, 0) > 0 ||
 			    (jv_get_kind(old) == JV_KIND_OBJECT &&
 			    cc_coach_get_int(old, "stumbles", 0, 1000000, 0) > 0);
@@ -259,16 +259,16 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 		    state, now);
 	}
 
-	out = jv_object_set(out, jv_string("event"), jv_string(event));
+	out = jv_object_set(out, cc_jv_name("event"), jv_string(event));
 	/* what the words held, for the router: arithmetic is math */
 	if (u.recitation)
-		out = jv_object_set(out, jv_string("said"), jv_string("recitation"));
+		out = jv_object_set(out, cc_jv_name("said"), cc_jv_name("recitation"));
 	else if (flags & CC_CALC_HAS_EXPR)
-		out = jv_object_set(out, jv_string("said"), jv_string("problem"));
+		out = jv_object_set(out, cc_jv_name("said"), cc_jv_name("problem"));
 	else if (flags & CC_CALC_HAS_ANSWER)
-		out = jv_object_set(out, jv_string("said"), jv_string("answer"));
+		out = jv_object_set(out, cc_jv_name("said"), cc_jv_name("answer"));
 	{
-		jv p = jv_object_get(jv_copy(*state), jv_string("problem"));
+		jv p = jv_object_get(jv_copy(*state), cc_jv_name("problem"));
 
 		if (jv_get_kind(p) != JV_KIND_OBJECT && strcmp(event, "solved") == 0 &&
 		    cur_expr) {
@@ -276,37 +276,37 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 			jv_free(p);
 			p = math_problem(cur_expr);
 		}
-		out = jv_object_set(out, jv_string("problem"),
+		out = jv_object_set(out, cc_jv_name("problem"),
 		    jv_get_kind(p) == JV_KIND_OBJECT ? p : (jv_free(p), jv_null()));
 	}
 	if (jv_is_valid(check))
-		out = jv_object_set(out, jv_string("check"), check);
+		out = jv_object_set(out, cc_jv_name("check"), check);
 	if (jv_is_valid(hint) && !cc_coach_is_error(hint))
-		out = jv_object_set(out, jv_string("hint"), hint);
+		out = jv_object_set(out, cc_jv_name("hint"), hint);
 	else
 		jv_free(hint);
 	if (jv_is_valid(progress) && !cc_coach_is_error(progress))
-		out = jv_object_set(out, jv_string("progress"), progress);
+		out = jv_object_set(out, cc_jv_name("progress"), progress);
 	else
 		jv_free(progress);
-	out = jv_object_set(out, jv_string("answer_request"), areq);
-	out = jv_object_set(out, jv_string("hint_level"), jv_number((double)
+	out = jv_object_set(out, cc_jv_name("answer_request"), areq);
+	out = jv_object_set(out, cc_jv_name("hint_level"), jv_number((double)
 	    cc_coach_get_int(*state, "hint_level", 0, CC_COACH_MAX_HINT_LEVEL, 0)));
 	{
-		jv p = jv_object_get(jv_copy(*state), jv_string("problem"));
+		jv p = jv_object_get(jv_copy(*state), cc_jv_name("problem"));
 
-		out = jv_object_set(out, jv_string("stumbles"), jv_number((double)
+		out = jv_object_set(out, cc_jv_name("stumbles"), jv_number((double)
 		    (jv_get_kind(p) == JV_KIND_OBJECT ?
 		    cc_coach_get_int(p, "stumbles", 0, 1000000, 0) : 0)));
 		jv_free(p);
 	}
-	out = jv_object_set(out, jv_string("working_minutes"),
+	out = jv_object_set(out, cc_jv_name("working_minutes"),
 	    jv_number((double)cc_coach_state_work_minutes(*state, now)));
-	out = jv_object_set(out, jv_string("total_points"), jv_number((double)
+	out = jv_object_set(out, cc_jv_name("total_points"), jv_number((double)
 	    cc_coach_get_int(*state, "total_points", 0, 1000000000, 0)));
-	out = jv_object_set(out, jv_string("streak"), jv_number((double)
+	out = jv_object_set(out, cc_jv_name("streak"), jv_number((double)
 	    cc_coach_get_int(*state, "streak", 0, 1000000000, 0)));
-	out = jv_object_set(out, jv_string("solved_today"),
+	out = jv_object_set(out, cc_jv_name("solved_today"),
 	    jv_number(solved_today(*state, now)));
 	/*
 	 * What no reply may say while the problem is open: its answer, in the
@@ -325,7 +325,7 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 			if (*f.remainder_form)
 				forbid = jv_array_append(forbid, jv_string(f.remainder_form));
 		}
-		out = jv_object_set(out, jv_string("forbid"), forbid);
+		out = jv_object_set(out, cc_jv_name("forbid"), forbid);
 	}
 	jv_free(keep);
 	return out;

@@ -199,6 +199,36 @@ test_to_jv(void)
 	}
 }
 
+/* Shared names: the same text is the same string, and any text works. */
+static void
+test_names(void)
+{
+	char buf[32];
+	jv a = cc_jv_name("session_id"), b;
+	int same = 1;
+
+	snprintf(buf, sizeof buf, "session_%s", "id");
+	b = cc_jv_name(buf);
+	ok(jv_identical(jv_copy(a), jv_copy(b)), "names: the same text is one string");
+	buf[0] = 'S';
+	is_str(jv_string_value(b), "session_id", "names: not the caller's buffer");
+	jv_free(b);
+	for (int i = 0; i < 1000; i++) {	/* more than are kept */
+		snprintf(buf, sizeof buf, "n%d", i);
+		b = cc_jv_name(buf);
+		same &= strcmp(jv_string_value(b), buf) == 0;
+		jv_free(b);
+	}
+	ok(same, "names: beyond the table, a string of the text still");
+	ok(jv_equal(jv_copy(a), jv_string("session_id")), "names: equal to jv_string's");
+	jv_free(a);
+	cc_jv_names_release();
+	a = cc_jv_name("");
+	is_str(jv_string_value(a), "", "names: after a release, and the empty text");
+	jv_free(a);
+	cc_jv_names_release();
+}
+
 /* cc_json_put_memo writes what cc_json_put does, whatever changed since. */
 static void
 memo_same(struct cc_json_memo *m, jv v, const char *what)
@@ -614,6 +644,7 @@ main(void)
 	test_member();
 	test_to_jv();
 	test_memo();
+	test_names();
 	test_put();
 	test_writer();
 	test_records();
