@@ -118,7 +118,7 @@ store_open(struct store *st, const struct cc_config *cfg, const char *name,
 	size_t n = strlen(cfg->state_dir) + strlen(name) + 2;
 	char *path = cc_xmalloc(n), *msg = NULL;
 	sqlite3_stmt *purge = NULL;
-	int rc = -1;
+	int rc = -1, setup;
 
 	snprintf(path, n, "%s/%s", cfg->state_dir, name);
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
@@ -134,7 +134,24 @@ store_open(struct store *st, const struct cc_config *cfg, const char *name,
 	 */
 	sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	sqlite3_busy_timeout(st->db, (int)cfg->lock_timeout_ms);
-	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+	/*
+	 * Processes that create one store at once: SQLite can answer one
+	 * that sets up the file while another does with SQLITE_BUSY at once,
+	 * without waiting in its busy handler (that could deadlock), and a
+	 * program then went on without memory.  Try again, as long as the
+	 * lock timeout.
+	 */
+	for (long waited = 0;; waited += 10) {
+		struct timespec pause = { 0, 10000000L };
+
+		setup = sqlite3_exec(st->db, schema, NULL, NULL, &msg);
+		if (setup != SQLITE_BUSY || waited >= cfg->lock_timeout_ms)
+			break;
+		sqlite3_free(msg);
+		msg = NULL;
+		nanosleep(&pause, NULL);
+	}
+	if (setup != SQLITE_OK) {
 		snprintf(err, errlen, "'%s': %s", path, msg ? msg : "cannot set up");
 		sqlite3_free(msg);
 		goto done;
