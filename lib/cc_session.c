@@ -473,8 +473,11 @@ state_of(struct cc_session *s, const char *name)
 	    "DELETE FROM state WHERE at < ?1", err, sizeof err) < 0 ||
 	    prepare(x->st.db, "SELECT value, at FROM state WHERE session = ?1",
 	    &x->get) != SQLITE_OK ||
-	    prepare(x->st.db, "INSERT OR REPLACE INTO state (session, at, value)"
-	    " VALUES (?1, ?2, ?3)", &x->put) != SQLITE_OK ||
+	    /* in place: a REPLACE gave the row a new rowid, so every write
+	       touched the old row's page, the last page and both indexes */
+	    prepare(x->st.db, "INSERT INTO state (session, at, value)"
+	    " VALUES (?1, ?2, ?3) ON CONFLICT (session) DO UPDATE"
+	    " SET at = excluded.at, value = excluded.value", &x->put) != SQLITE_OK ||
 	    prepare(x->st.db, "PRAGMA data_version", &x->version) != SQLITE_OK) {
 		sqlite3_finalize(x->get);
 		sqlite3_finalize(x->put);

@@ -447,6 +447,15 @@ run_stage(const struct opts *o)
 	dom = cc_domain_for_stage(&st.cfg, &stage);
 	if (stage.process)
 		load_data(&st.cfg, &st.data);
+	/*
+	 * Records are handed on, and the sessions' batch committed, whenever
+	 * the input buffer runs out of whole lines: stdio's 4 kB for a file
+	 * or a pipe made that every 15 records.  A read still returns what
+	 * a pipe holds, so a quiet stream waits no longer.
+	 */
+	static char inbuf[1 << 16];
+
+	setvbuf(stdin, inbuf, _IOFBF, sizeof inbuf);
 	status = cc_record_run(&stage, stdin, stdout);
 	if (stage.process)
 		cc_coach_data_release(&st.data);
