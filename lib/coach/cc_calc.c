@@ -58,6 +58,20 @@ cc_calc_format(double v, char buf[CC_CALC_NUMLEN])
 		strcpy(buf, "0");
 		return buf;
 	}
+	if (v == trunc(v) && fabs(v) < 1e15) {
+		/* what "%.0f" writes, without printf: every answer is one */
+		char tmp[24], *p = tmp + sizeof tmp;
+		unsigned long long u = (unsigned long long)fabs(v);
+
+		*--p = '\0';
+		do
+			*--p = (char)('0' + u % 10);
+		while (u /= 10);
+		if (v < 0)
+			*--p = '-';
+		memcpy(buf, p, (size_t)(tmp + sizeof tmp - p));
+		return buf;
+	}
 	old = uselocale(c_locale());
 	if (v == trunc(v)) {
 		snprintf(buf, CC_CALC_NUMLEN, "%.0f", v);

@@ -22,6 +22,7 @@
 
 #include "cc_util.h"
 #include "cc_json.h"
+#include "cc_time.h"
 #include "cc_calc.h"
 #include "cc_answer_request.h"
 #include "cc_coach.h"
@@ -164,13 +165,8 @@ solved_today(jv state, time_t now)
 	jv solved = jv_object_get(jv_copy(state), cc_jv_name("solved"));
 	int n = 0, len = jv_get_kind(solved) == JV_KIND_ARRAY ?
 	    jv_array_length(jv_copy(solved)) : 0;
-	struct tm tm;
-	time_t start;
-
-	localtime_r(&now, &tm);
-	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-	tm.tm_isdst = -1;
-	start = mktime(&tm);
+	/* local midnight, as mktime gives it (kept by cc_time per day) */
+	time_t start = cc_date_start(cc_date_of(now));
 	for (int i = 0; i < len; i++) {
 		jv e = jv_array_get(jv_copy(solved), i);
 		const char *outcome = cc_coach_get_str(e, "outcome");
