@@ -90,6 +90,17 @@ cc_coach_tool_fn cc_coach_check_curriculum;
    time_spent_seconds) */
 cc_coach_tool_fn cc_coach_record_progress;
 /*
+ * manage_hint and record_progress as the stage's turn calls them, without
+ * building and reading their arguments: the result and the state of
+ * {"action": advance ? "advance" : "get_current", "problem_id": pid,
+ * "lang": lang} and of {"problem_id": pid, "outcome": outcome, "lang":
+ * lang} (pid NULL: no problem_id).
+ */
+jv cc_coach_hint_step(const struct cc_coach_data *d, int advance, const char *pid,
+	const char *lang, jv *state, time_t now);
+jv cc_coach_progress_step(const struct cc_coach_data *d, const char *outcome,
+	const char *pid, const char *lang, jv *state, time_t now);
+/*
  * The other modules' tools in the same shape: calculate_and_verify
  * (cc_calc, stateless), update_emotion (cc_emotion, on the state's
  * "emotion"), analyze_homework_image (cc_image, stateless).

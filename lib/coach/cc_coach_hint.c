@@ -44,48 +44,57 @@ hint_template(const struct cc_coach_data *d, jv problem, int level,
 	return cc_coach_text(d->hints, key, lang, NULL);
 }
 
-jv
-cc_coach_manage_hint(const struct cc_coach_data *d, jv args, jv *state, time_t now)
-{
-	static const char *const extra[] = { "subject", "topic", "expression", "text", NULL };
-	const char *action, *lang, *s;
-	char pid[256], sid[256];
-	jv err = jv_invalid(), st, problem, result;
-	long long level, total;
-	int rc, changed = 0;
+static const char *const extra[] = { "subject", "topic", "expression", "text", NULL };
 
-	if (jv_get_kind(args) != JV_KIND_OBJECT)
-		return cc_coach_error("the arguments must be a JSON object");
-	if ((rc = cc_coach_arg_str(args, "action", 64, &action, &err)) < 0 ||
-	    cc_coach_arg_id(args, "problem_id", pid, sizeof pid, &err) < 0 ||
-	    cc_coach_arg_id(args, "session_id", sid, sizeof sid, &err) < 0 ||
-	    cc_coach_arg_lang(args, &lang, &err) < 0)
-		return err;
-	for (int i = 0; extra[i]; i++)
-		if (cc_coach_arg_str(args, extra[i], i < 2 ? 64 : 1000, &s, &err) < 0)
-			return err;
-	if (rc == 0)
-		return cc_coach_error("missing argument: action");
-	if (strcmp(action, "get_current") != 0 && strcmp(action, "advance") != 0 &&
-	    strcmp(action, "reset") != 0)
-		return cc_coach_error("Unknown action: %s", action);
+/* 1 if state.problem is an object whose id is pid; borrows state. */
+static int
+is_current(jv state, const char *pid)
+{
+	jv p = jv_object_get(jv_copy(state), cc_jv_name("problem"));
+	const char *id = cc_coach_get_str(p, "id");
+	int same = id && strcmp(id, pid) == 0;
+
+	jv_free(p);
+	return same;
+}
+
+/*
+ * manage_hint once its arguments are read: a valid action, pid ("" for
+ * none), the problem's other fields from args (borrows; none when it is
+ * no object) and lang.
+ */
+static jv
+hint_do(const struct cc_coach_data *d, const char *action, const char *pid,
+    jv args, const char *lang, jv *state, time_t now)
+{
+	const char *s;
+	jv st, problem, result;
+	long long level, total;
+	int changed = 0;
 
 	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
 	if (*pid) {
 		/* a problem_id other than the current one starts a new problem */
 		jv p = jv_object_set(jv_object(), cc_jv_name("id"), jv_string(pid));
-		jv before = jv_copy(st);
+		int fields = 0;
 
-		for (int i = 0; extra[i]; i++) {
+		for (int i = 0; extra[i] && jv_get_kind(args) == JV_KIND_OBJECT; i++) {
 			jv v = jv_object_get(jv_copy(args), cc_jv_name(extra[i]));
 
-			if (jv_get_kind(v) == JV_KIND_STRING)
+			if (jv_get_kind(v) == JV_KIND_STRING) {
 				p = jv_object_set(p, cc_jv_name(extra[i]), v);
-			else
+				fields = 1;
+			} else {
 				jv_free(v);
+			}
 		}
-		cc_coach_state_set_problem(&st, p, now);
-		changed = !jv_equal(before, jv_copy(st));
+		/* the current problem named alone (every turn does) changes nothing */
+		if (fields || !is_current(st, pid)) {
+			jv before = jv_copy(st);
+
+			cc_coach_state_set_problem(&st, p, now);
+			changed = !jv_equal(before, jv_copy(st));
+		}
 		jv_free(p);
 	}
 	/* a level set by hand out of range is read as the nearest level */
@@ -136,4 +145,44 @@ cc_coach_manage_hint(const struct cc_coach_data *d, jv args, jv *state, time_t n
 		jv_free(st);
 	}
 	return result;
+}
+
+jv
+cc_coach_manage_hint(const struct cc_coach_data *d, jv args, jv *state, time_t now)
+{
+	const char *action, *lang, *s;
+	char pid[256], sid[256];
+	jv err = jv_invalid();
+	int rc;
+
+	if (jv_get_kind(args) != JV_KIND_OBJECT)
+		return cc_coach_error("the arguments must be a JSON object");
+	if ((rc = cc_coach_arg_str(args, "action", 64, &action, &err)) < 0 ||
+	    cc_coach_arg_id(args, "problem_id", pid, sizeof pid, &err) < 0 ||
+	    cc_coach_arg_id(args, "session_id", sid, sizeof sid, &err) < 0 ||
+	    cc_coach_arg_lang(args, &lang, &err) < 0)
+		return err;
+	for (int i = 0; extra[i]; i++)
+		if (cc_coach_arg_str(args, extra[i], i < 2 ? 64 : 1000, &s, &err) < 0)
+			return err;
+	if (rc == 0)
+		return cc_coach_error("missing argument: action");
+	if (strcmp(action, "get_current") != 0 && strcmp(action, "advance") != 0 &&
+	    strcmp(action, "reset") != 0)
+		return cc_coach_error("Unknown action: %s", action);
+	return hint_do(d, action, pid, args, lang, state, now);
+}
+
+jv
+cc_coach_hint_step(const struct cc_coach_data *d, int advance, const char *pid,
+    const char *lang, jv *state, time_t now)
+{
+	size_t n = pid ? strlen(pid) : 0;
+
+	/* what cc_coach_arg_id says of such a problem_id */
+	if (pid && (n == 0 || n > 200))
+		return cc_coach_error("problem_id must be a non-empty string of at most "
+		    "200 bytes or an integer");
+	return hint_do(d, advance ? "advance" : "get_current", pid ? pid : "",
+	    jv_null(), lang, state, now);
 }

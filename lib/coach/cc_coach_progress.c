@@ -185,23 +185,14 @@ bump(jv counts, const char *key)
 	return jv_object_set(counts, cc_jv_name(key), jv_number((double)n));
 }
 
-/* 1 if the achievement id is among the state's unlocked ones. */
+/* 1 if id is among the n ids of the state's unlocked achievements. */
 static int
-unlocked(jv list, const char *id)
+unlocked(const char *const *ids, size_t n, const char *id)
 {
-	int found = 0;
-
-	if (jv_get_kind(list) != JV_KIND_ARRAY)
-		return 0;
-	jv_array_foreach(list, i, a) {
-		const char *s = jv_get_kind(a) == JV_KIND_STRING ? jv_string_value(a) :
-		    cc_coach_get_str(a, "id");
-
-		if (s && strcmp(s, id) == 0)
-			found = 1;
-		jv_free(a);
-	}
-	return found;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(ids[i], id) == 0)
+			return 1;
+	return 0;
 }
 
 /* Unlock what the state now reaches; the new ones as [{id, title}]. */
@@ -209,16 +200,31 @@ static jv
 unlock(const struct cc_coach_data *d, jv *state, time_t now, const char *lang)
 {
 	jv list = jv_object_get(jv_copy(*state), cc_jv_name("achievements")), news = jv_array();
+	jv held;
+	const char **ids;
+	size_t n = 0;
 	char key[160];
 
 	if (jv_get_kind(list) != JV_KIND_ARRAY) {
 		jv_free(list);
 		list = jv_array();
 	}
+	/* the ids unlocked before, read once (held keeps their strings) */
+	held = jv_copy(list);
+	ids = cc_xmalloc(((size_t)jv_array_length(jv_copy(held)) + 1) * sizeof *ids);
+	jv_array_foreach(held, i, a) {
+		const char *s = jv_get_kind(a) == JV_KIND_STRING ? jv_string_value(a) :
+		    cc_coach_get_str(a, "id");
+
+		if (s)
+			ids[n++] = s;
+		jv_free(a);
+	}
 	for (size_t i = 0; i < d->nachievements; i++) {
 		const struct cc_coach_achievement *a = &d->achievements[i];
 
-		if (unlocked(list, a->id) ||
+		/* (the ids are unique: one unlocked here is never asked again) */
+		if (unlocked(ids, n, a->id) ||
 		    cc_coach_metric_value(a->metric, *state) < a->threshold)
 			continue;
 		list = jv_array_append(list, jv_object_set(jv_object_set(jv_object(),
@@ -228,6 +234,8 @@ unlock(const struct cc_coach_data *d, jv *state, time_t now, const char *lang)
 		    cc_jv_name("id"), jv_string(a->id)), cc_jv_name("title"),
 		    cc_coach_text(d->texts, key, lang, NULL)));
 	}
+	free(ids);
+	jv_free(held);
 	*state = jv_object_set(*state, cc_jv_name("achievements"), list);
 	return news;
 }
@@ -274,17 +282,21 @@ copy_str(jv to, jv from, const char *key)
 	return s ? jv_object_set(to, cc_jv_name(key), jv_string(s)) : to;
 }
 
+static const char *const extra[] = { "subject", "topic", "expression", "text", NULL };
+
+static jv progress_do(const struct cc_coach_data *d, int o, const char *pid,
+	int has_hints, double hints_arg, int has_secs, double secs_arg, jv args,
+	const char *lang, jv *state, time_t now);
+
 jv
 cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
     time_t now)
 {
-	static const char *const extra[] = { "subject", "topic", "expression", "text", NULL };
 	const char *outcome, *lang, *s;
 	char pid[256], ignored[256];
 	double hints_arg = 0, secs_arg = 0;
 	int has_hints, has_secs, rc, o;
-	jv err = jv_invalid(), st, problem, counts, entry, solved, news, result;
-	long long points, total, streak, best, hints, stumbles;
+	jv err = jv_invalid();
 
 	if (jv_get_kind(args) != JV_KIND_OBJECT)
 		return cc_coach_error("the arguments must be a JSON object");
@@ -318,6 +330,42 @@ cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
 			break;
 	if (o == (int)NOUTCOMES)
 		return cc_coach_error("Unknown outcome: %.200s", outcome);
+	return progress_do(d, o, pid, has_hints, hints_arg, has_secs, secs_arg, args,
+	    lang, state, now);
+}
+
+jv
+cc_coach_progress_step(const struct cc_coach_data *d, const char *outcome,
+    const char *pid, const char *lang, jv *state, time_t now)
+{
+	size_t n = pid ? strlen(pid) : 0;
+	int o;
+
+	/* what cc_coach_arg_id says of such a problem_id */
+	if (pid && (n == 0 || n > 200))
+		return cc_coach_error("problem_id must be a non-empty string of at most "
+		    "200 bytes or an integer");
+	for (o = 0; o < (int)NOUTCOMES; o++)
+		if (strcmp(outcome, outcomes[o].name) == 0)
+			break;
+	if (o == (int)NOUTCOMES)
+		return cc_coach_error("Unknown outcome: %.200s", outcome);
+	return progress_do(d, o, pid ? pid : "", 0, 0, 0, 0, jv_null(), lang, state, now);
+}
+
+/*
+ * record_progress once its arguments are read: the outcome's index, pid
+ * ("" for none), hints_used and time_spent_seconds when given, the
+ * problem's fields from args (borrows; none when it is no object), lang.
+ */
+static jv
+progress_do(const struct cc_coach_data *d, int o, const char *pid, int has_hints,
+    double hints_arg, int has_secs, double secs_arg, jv args, const char *lang,
+    jv *state, time_t now)
+{
+	const char *outcome = outcomes[o].name, *s;
+	jv st, problem, counts, entry, solved, news, result;
+	long long points, total, streak, best, hints, stumbles;
 
 	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
 	/* the problem: the current one, unless the arguments name another */

@@ -88,26 +88,6 @@ problem_str(jv state, const char *key, jv *keep)
 	return s;
 }
 
-/* Call a tool with args (consumed); its result (owned). */
-static jv
-tool(struct cc_coach_data *d, cc_coach_tool_fn *fn, jv args, jv *state, time_t now)
-{
-	jv r = fn(d, args, state, now);
-
-	jv_free(args);
-	return r;
-}
-
-static jv
-hint_args(const char *action, const char *pid, const char *lang)
-{
-	jv a = jv_object_set(jv_object(), cc_jv_name("action"), jv_string(action));
-
-	if (pid)
-		a = jv_object_set(a, cc_jv_name("problem_id"), jv_string(pid));
-	return jv_object_set(a, cc_jv_name("lang"), jv_string(lang));
-}
-
 /*
  * The problem is over: solved (the outcome by the hints it took: the
  * seed's 3/2/1 points) or abandoned for another.  The progress result.
@@ -116,12 +96,7 @@ static jv
 finish(struct cc_coach_data *d, jv *state, const char *pid, const char *outcome,
     const char *lang, time_t now)
 {
-	jv a = jv_object();
-
-	a = jv_object_set(a, cc_jv_name("problem_id"), jv_string(pid));
-	a = jv_object_set(a, cc_jv_name("outcome"), jv_string(outcome));
-	a = jv_object_set(a, cc_jv_name("lang"), jv_string(lang));
-	return tool(d, cc_coach_record_progress, a, state, now);
+	return cc_coach_progress_step(d, outcome, pid, lang, state, now);
 }
 
 static const char *
@@ -235,8 +210,7 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 		} else {
 			event = "wrong";
 			cc_coach_state_stumble(state, now);
-			hint = tool(d, cc_coach_manage_hint, hint_args("advance", cur, lang),
-			    state, now);
+			hint = cc_coach_hint_step(d, 1, cur, lang, state, now);
 		}
 	} else if (strcmp(request, "none") != 0 && cur) {
 		/*
@@ -248,11 +222,9 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 			cc_coach_state_stumble(state, now);
 		if (strcmp(event, "new_problem") != 0)
 			event = stuck ? "stuck" : "asked_answer";
-		hint = tool(d, cc_coach_manage_hint, hint_args("advance", cur, lang),
-		    state, now);
+		hint = cc_coach_hint_step(d, 1, cur, lang, state, now);
 	} else if (cur) {
-		hint = tool(d, cc_coach_manage_hint, hint_args("get_current", cur, lang),
-		    state, now);
+		hint = cc_coach_hint_step(d, 0, cur, lang, state, now);
 	}
 
 	out = jv_object_set(out, cc_jv_name("event"), jv_string(event));

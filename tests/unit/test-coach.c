@@ -883,6 +883,61 @@ test_report(void)
 	cc_buf_release(&b);
 }
 
+/* ---- the turn's direct calls are the tools' ---- */
+
+static void
+test_steps(void)
+{
+	static const char *const states[] = {
+		"{}", "[]", "{\"problem\":5,\"achievements\":\"x\",\"solved\":{}}",
+		"{\"problem\":{\"id\":\"p1\",\"subject\":\"math\",\"topic\":\"addition\"},"
+		"\"hint_level\":2,\"achievements\":[\"first_problem\",{\"id\":5},null]}",
+		"{\"problem\":{\"id\":\"p1\",\"stumbles\":\"x\"},\"hint_level\":9}",
+		"{\"problem\":{\"id\":7},\"counts\":{\"self_solved\":9},\"streak\":2}",
+	};
+	static const char *const pids[] = {
+		"p1", "p2", "",
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", NULL,
+	};
+	static const char *const outcomes[] = { "self_solved", "guided_solved", "abandoned" };
+	int same = 0, n = 0;
+
+	for (size_t s = 0; s < sizeof states / sizeof states[0]; s++)
+		for (size_t p = 0; p < sizeof pids / sizeof pids[0]; p++)
+			for (int k = 0; k < 5; k++) {
+				jv a = jv_object(), st1 = parse(states[s]), st2 = jv_copy(st1), r1, r2;
+				const char *lang = k % 2 ? "en" : "ja";
+
+				if (pids[p])
+					a = jv_object_set(a, jv_string("problem_id"), jv_string(pids[p]));
+				a = jv_object_set(a, jv_string("lang"), jv_string(lang));
+				if (k < 2) {
+					a = jv_object_set(a, jv_string("action"),
+					    jv_string(k ? "advance" : "get_current"));
+					r1 = cc_coach_manage_hint(&data, a, &st1, t0);
+					r2 = cc_coach_hint_step(&data, k, pids[p], lang, &st2, t0);
+				} else {
+					a = jv_object_set(a, jv_string("outcome"),
+					    jv_string(outcomes[k - 2]));
+					r1 = cc_coach_record_progress(&data, a, &st1, t0);
+					r2 = cc_coach_progress_step(&data, outcomes[k - 2], pids[p],
+					    lang, &st2, t0);
+				}
+				/* the same text: the members in the same order too */
+				same += strcmp(at(r1, ""), at(r2, "")) == 0 &&
+				    strcmp(at(st1, ""), at(st2, "")) == 0;
+				n++;
+				jv_free(r1);
+				jv_free(r2);
+				jv_free(st1);
+				jv_free(st2);
+				jv_free(a);
+			}
+	is_int(same, n, "steps: the turn's direct calls give the tools' results and states");
+}
+
 /* ---- nothing crashes ---- */
 
 static void
@@ -962,6 +1017,7 @@ main(void)
 	test_progress();
 	test_state();
 	test_states();
+	test_steps();
 	test_report();
 	test_hostile();
 	cc_coach_data_release(&data);
