@@ -392,7 +392,7 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	const char *session, *q;
 	size_t qlen;
 	jv lang = cc_record_at(rec, "language_detection.detected_language");
-	jv state = jv_object(), before, result;
+	jv state = jv_object(), before;
 
 	if (!(q = cc_record_query(rec, &qlen))) {
 		jv_free(lang);
@@ -408,13 +408,12 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 			store_lost(st, rec->line, err);
 	}
 	before = jv_copy(state);
-	result = cc_coach_turn(&st->data, q, qlen, jv_get_kind(lang) == JV_KIND_STRING &&
-	    strcmp(jv_string_value(lang), "en") == 0 ? "en" : "ja", &state, st->cfg.now);
+	cc_coach_turn(&st->data, q, qlen, jv_get_kind(lang) == JV_KIND_STRING &&
+	    strcmp(jv_string_value(lang), "en") == 0 ? "en" : "ja", &state, st->cfg.now,
+	    out);
 	if (session && st->store && cc_coach_states_save(st->kept, st->store, session,
 	    before, state, st->cfg.now, err, sizeof err) < 0)
 		store_lost(st, rec->line, err);
-	cc_jw_jv(out, result);
-	jv_free(result);
 	jv_free(before);
 	jv_free(state);
 	jv_free(lang);

@@ -113,12 +113,13 @@ cc_coach_tool_fn cc_coach_analyze_homework_image;
  * One turn of the cc-coach stage (cc_coach_turn.c): what the child's
  * text[0..len) was (a new problem, an answer, a request for the answer,
  * being stuck), what it did to the session's *state (replaced), and the
- * stage's record member: {event, said, problem, check, hint, progress,
- * answer_request, hint_level, stumbles, working_minutes, total_points,
- * streak, forbid}, owned.  lang is the reply language, "ja" or "en".
+ * stage's record member, written to out: {event, said, problem, check,
+ * hint, progress, answer_request, hint_level, stumbles, working_minutes,
+ * total_points, streak, solved_today, forbid}.  lang is the reply
+ * language, "ja" or "en".
  */
-jv cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
-	const char *lang, jv *state, time_t now);
+void cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
+	const char *lang, jv *state, time_t now, struct cc_jw *out);
 
 /* 1 if the result (borrows) is an error result. */
 int cc_coach_is_error(jv result);

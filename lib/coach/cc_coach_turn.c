@@ -154,13 +154,13 @@ solved_today(jv state, time_t now)
 	return n;
 }
 
-jv
+void
 cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
-    const char *lang, jv *state, time_t now)
+    const char *lang, jv *state, time_t now, struct cc_jw *out)
 {
 	struct cc_calc_utterance u;
 	int right = 0;
-	jv out = jv_object(), keep = jv_array(), areq, hint = jv_invalid();
+	jv keep = jv_array(), areq, hint = jv_invalid();
 	jv progress = jv_invalid(), check = jv_invalid();
 	const char *event = "none", *request, *cur, *cur_expr;
 	int flags = cc_calc_from_words(text, len, &u), stuck = 0;
@@ -227,14 +227,16 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 		hint = cc_coach_hint_step(d, 0, cur, lang, state, now);
 	}
 
-	out = jv_object_set(out, cc_jv_name("event"), jv_string(event));
+	/* written as it is found: building the object cost more than its text */
+	cc_jw_object(out);
+	cc_jw_key(out, "event");
+	cc_jw_cstr(out, event);
 	/* what the words held, for the router: arithmetic is math */
-	if (u.recitation)
-		out = jv_object_set(out, cc_jv_name("said"), cc_jv_name("recitation"));
-	else if (flags & CC_CALC_HAS_EXPR)
-		out = jv_object_set(out, cc_jv_name("said"), cc_jv_name("problem"));
-	else if (flags & CC_CALC_HAS_ANSWER)
-		out = jv_object_set(out, cc_jv_name("said"), cc_jv_name("answer"));
+	if (u.recitation || (flags & (CC_CALC_HAS_EXPR | CC_CALC_HAS_ANSWER))) {
+		cc_jw_key(out, "said");
+		cc_jw_cstr(out, u.recitation ? "recitation" : flags & CC_CALC_HAS_EXPR ?
+		    "problem" : "answer");
+	}
 	{
 		jv p = jv_object_get(jv_copy(*state), cc_jv_name("problem"));
 
@@ -244,57 +246,70 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 			jv_free(p);
 			p = math_problem(cur_expr);
 		}
-		out = jv_object_set(out, cc_jv_name("problem"),
-		    jv_get_kind(p) == JV_KIND_OBJECT ? p : (jv_free(p), jv_null()));
+		cc_jw_key(out, "problem");
+		if (jv_get_kind(p) == JV_KIND_OBJECT)
+			cc_jw_jv(out, p);
+		else
+			cc_jw_null(out);
+		jv_free(p);
 	}
-	if (jv_is_valid(check))
-		out = jv_object_set(out, cc_jv_name("check"), check);
-	if (jv_is_valid(hint) && !cc_coach_is_error(hint))
-		out = jv_object_set(out, cc_jv_name("hint"), hint);
-	else
-		jv_free(hint);
-	if (jv_is_valid(progress) && !cc_coach_is_error(progress))
-		out = jv_object_set(out, cc_jv_name("progress"), progress);
-	else
-		jv_free(progress);
-	out = jv_object_set(out, cc_jv_name("answer_request"), areq);
-	out = jv_object_set(out, cc_jv_name("hint_level"), jv_number((double)
-	    cc_coach_get_int(*state, "hint_level", 0, CC_COACH_MAX_HINT_LEVEL, 0)));
+	if (jv_is_valid(check)) {
+		cc_jw_key(out, "check");
+		cc_jw_jv(out, check);
+	}
+	if (jv_is_valid(hint) && !cc_coach_is_error(hint)) {
+		cc_jw_key(out, "hint");
+		cc_jw_jv(out, hint);
+	}
+	if (jv_is_valid(progress) && !cc_coach_is_error(progress)) {
+		cc_jw_key(out, "progress");
+		cc_jw_jv(out, progress);
+	}
+	jv_free(check);
+	jv_free(hint);
+	jv_free(progress);
+	cc_jw_key(out, "answer_request");
+	cc_jw_jv(out, areq);
+	jv_free(areq);
+	cc_jw_key(out, "hint_level");
+	cc_jw_num(out, (double)cc_coach_get_int(*state, "hint_level", 0,
+	    CC_COACH_MAX_HINT_LEVEL, 0));
 	{
 		jv p = jv_object_get(jv_copy(*state), cc_jv_name("problem"));
 
-		out = jv_object_set(out, cc_jv_name("stumbles"), jv_number((double)
-		    (jv_get_kind(p) == JV_KIND_OBJECT ?
-		    cc_coach_get_int(p, "stumbles", 0, 1000000, 0) : 0)));
+		cc_jw_key(out, "stumbles");
+		cc_jw_num(out, (double)(jv_get_kind(p) == JV_KIND_OBJECT ?
+		    cc_coach_get_int(p, "stumbles", 0, 1000000, 0) : 0));
 		jv_free(p);
 	}
-	out = jv_object_set(out, cc_jv_name("working_minutes"),
-	    jv_number((double)cc_coach_state_work_minutes(*state, now)));
-	out = jv_object_set(out, cc_jv_name("total_points"), jv_number((double)
-	    cc_coach_get_int(*state, "total_points", 0, 1000000000, 0)));
-	out = jv_object_set(out, cc_jv_name("streak"), jv_number((double)
-	    cc_coach_get_int(*state, "streak", 0, 1000000000, 0)));
-	out = jv_object_set(out, cc_jv_name("solved_today"),
-	    jv_number(solved_today(*state, now)));
+	cc_jw_key(out, "working_minutes");
+	cc_jw_num(out, (double)cc_coach_state_work_minutes(*state, now));
+	cc_jw_key(out, "total_points");
+	cc_jw_num(out, (double)cc_coach_get_int(*state, "total_points", 0, 1000000000, 0));
+	cc_jw_key(out, "streak");
+	cc_jw_num(out, (double)cc_coach_get_int(*state, "streak", 0, 1000000000, 0));
+	cc_jw_key(out, "solved_today");
+	cc_jw_num(out, solved_today(*state, now));
 	/*
 	 * What no reply may say while the problem is open: its answer, in the
 	 * forms cc_calc_states_value() recognises (cc-tutor's guard).
 	 */
 	{
-		jv forbid = jv_array();
 		const char *e = problem_str(*state, "expression", &keep);
 
+		cc_jw_key(out, "forbid");
+		cc_jw_array(out);
 		if (e) {
 			struct cc_calc_check f;
 
 			cc_calc_check(e, strlen(e), "", 0, &f);
 			if (*f.correct_answer)
-				forbid = jv_array_append(forbid, jv_string(f.correct_answer));
+				cc_jw_cstr(out, f.correct_answer);
 			if (*f.remainder_form)
-				forbid = jv_array_append(forbid, jv_string(f.remainder_form));
+				cc_jw_cstr(out, f.remainder_form);
 		}
-		out = jv_object_set(out, cc_jv_name("forbid"), forbid);
+		cc_jw_end(out);
 	}
+	cc_jw_end(out);
 	jv_free(keep);
-	return out;
 }
