@@ -393,6 +393,7 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	size_t qlen;
 	jv lang = cc_record_at(rec, "language_detection.detected_language");
 	jv state = jv_object(), before;
+	struct cc_coach_recap *recap = NULL;
 
 	if (!(q = cc_record_query(rec, &qlen))) {
 		jv_free(lang);
@@ -403,14 +404,14 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	if (session && stage_store(st)) {
 		jv_free(state);
 		/* on failure the turn goes on from {} */
-		if (cc_coach_states_load(st->kept, st->store, session, &state, err,
-		    sizeof err) < 0)
+		if (cc_coach_states_load(st->kept, st->store, session, &state, &recap,
+		    err, sizeof err) < 0)
 			store_lost(st, rec->line, err);
 	}
 	before = jv_copy(state);
 	cc_coach_turn(&st->data, q, qlen, jv_get_kind(lang) == JV_KIND_STRING &&
 	    strcmp(jv_string_value(lang), "en") == 0 ? "en" : "ja", &state, st->cfg.now,
-	    out);
+	    recap, out);
 	if (session && st->store && cc_coach_states_save(st->kept, st->store, session,
 	    before, state, st->cfg.now, err, sizeof err) < 0)
 		store_lost(st, rec->line, err);

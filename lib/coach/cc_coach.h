@@ -110,16 +110,30 @@ cc_coach_tool_fn cc_coach_update_emotion;
 cc_coach_tool_fn cc_coach_analyze_homework_image;
 
 /*
+ * What a turn keeps of a session for the next (the stage keeps one per
+ * session): today's finished problems counted in the history they were
+ * counted in, so that a history of hundreds is not read every turn.
+ * Zero it (solved = jv_invalid()) to start; cc_coach_recap_release frees it.
+ */
+struct cc_coach_recap {
+	jv solved;		/* a copy of the history counted, or invalid */
+	time_t start;		/* the local midnight counted from */
+	int count;
+};
+void cc_coach_recap_release(struct cc_coach_recap *r);
+
+/*
  * One turn of the cc-coach stage (cc_coach_turn.c): what the child's
  * text[0..len) was (a new problem, an answer, a request for the answer,
  * being stuck), what it did to the session's *state (replaced), and the
  * stage's record member, written to out: {event, said, problem, check,
  * hint, progress, answer_request, hint_level, stumbles, working_minutes,
  * total_points, streak, solved_today, forbid}.  lang is the reply
- * language, "ja" or "en".
+ * language, "ja" or "en"; recap is the session's (NULL: none kept).
  */
 void cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
-	const char *lang, jv *state, time_t now, struct cc_jw *out);
+	const char *lang, jv *state, time_t now, struct cc_coach_recap *recap,
+	struct cc_jw *out);
 
 /* 1 if the result (borrows) is an error result. */
 int cc_coach_is_error(jv result);
@@ -160,10 +174,13 @@ void cc_coach_states_free(struct cc_coach_states *c);
  * The session's coach state ({} when none), owned, as cc_coach_state_load
  * gives it but for "emotion"; this takes the coach state file's write lock
  * for the current batch (a read, a change and its write under one lock).
- * 0, or -1 with err set and *state {}; after -1 nothing is kept.
+ * *recap is the session's, for cc_coach_turn (valid until the next call
+ * with c; NULL when the session is not kept).  0, or -1 with err set,
+ * *state {} and *recap NULL; after -1 nothing is kept.
  */
 int cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
-	const char *session, jv *state, char *err, size_t errlen);
+	const char *session, jv *state, struct cc_coach_recap **recap, char *err,
+	size_t errlen);
 /*
  * Store state (borrows) if it differs from before (borrows; what load
  * gave), and keep it.  Committed with the store's batch (cc_session_flush),

@@ -26,6 +26,7 @@ struct entry {
 	jv state;			/* the coach part, as stored */
 	size_t size;			/* the length of its text */
 	struct cc_json_memo memo;	/* its members as last written */
+	struct cc_coach_recap recap;	/* what its turns keep */
 	struct entry *chain;		/* the next in its hash bucket */
 	struct entry *newer, *older;	/* the use order */
 };
@@ -61,6 +62,7 @@ entry_free(struct entry *e)
 	free(e->session);
 	jv_free(e->state);
 	cc_json_memo_release(&e->memo);
+	cc_coach_recap_release(&e->recap);
 	free(e);
 }
 
@@ -169,6 +171,7 @@ keep(struct cc_coach_states *c, const char *session, jv state, size_t size)
 		memset(e, 0, sizeof *e);
 		e->session = cc_xstrdup(session);
 		e->state = jv_null();
+		e->recap.solved = jv_invalid();
 	}
 	if (size > c->max_size) {
 		jv_free(state);
@@ -190,7 +193,8 @@ keep(struct cc_coach_states *c, const char *session, jv state, size_t size)
 
 int
 cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
-    const char *session, jv *state, char *err, size_t errlen)
+    const char *session, jv *state, struct cc_coach_recap **recap, char *err,
+    size_t errlen)
 {
 	struct entry *e;
 	char *json = NULL;
@@ -198,6 +202,7 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 	int rc = cc_session_state_hold(s, "coach");
 
 	*state = jv_object();
+	*recap = NULL;
 	if (rc < 0) {
 		forget_all(c);
 		snprintf(err, errlen, "cannot read the session's coach state: %s",
@@ -211,6 +216,7 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 		link_newest(c, e);
 		jv_free(*state);
 		*state = jv_copy(e->state);
+		*recap = &e->recap;
 		return 0;
 	}
 	/* as cc_coach_state_load, but for the emotion (the turn never reads it) */
@@ -235,6 +241,8 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 		*state = jv_object_delete(v, cc_jv_name("emotion"));
 	}
 	keep(c, session, jv_copy(*state), size);
+	e = *slot(c, session);
+	*recap = e ? &e->recap : NULL;
 	return 0;
 }
 

@@ -133,22 +133,80 @@ check_answer(const struct cc_coach_data *d, const char *expr, const char *answer
 	return jv_object_set(o, cc_jv_name("answer"), jv_string(answer));
 }
 
-/* Problems finished today (local date of now), from state.solved. */
+/* 1 if a recap entry (borrows) counts: finished, not abandoned, since start. */
 static int
-solved_today(jv state, time_t now)
+counts_today(jv e, time_t start)
+{
+	const char *outcome = cc_coach_get_str(e, "outcome");
+
+	return cc_coach_get_time(e, "at") >= start && outcome &&
+	    strcmp(outcome, "abandoned") != 0;
+}
+
+static int
+count_today(jv solved, int from, int to, time_t start)
+{
+	int n = 0;
+
+	for (int i = from; i < to; i++) {
+		jv e = jv_array_get(jv_copy(solved), i);
+
+		n += counts_today(e, start);
+		jv_free(e);
+	}
+	return n;
+}
+
+/*
+ * 1 if solved (length len) is was (length m) without its first t
+ * entries and with one more at the end: what record_progress makes of it.
+ */
+static int
+grew_by_one(jv solved, int len, jv was, int m, int t)
+{
+	int same = 1;
+
+	for (int i = 0; same && i < len - 1; i++)
+		same = jv_identical(jv_array_get(jv_copy(solved), i),
+		    jv_array_get(jv_copy(was), t + i));
+	return same;
+}
+
+/*
+ * Problems finished today (local date of now), from state.solved.  With
+ * a recap (the session's count from an earlier turn), a history that is
+ * the same or grew by one entry is not read again.
+ */
+static int
+solved_today(jv state, time_t now, struct cc_coach_recap *recap)
 {
 	jv solved = jv_object_get(jv_copy(state), cc_jv_name("solved"));
-	int n = 0, len = jv_get_kind(solved) == JV_KIND_ARRAY ?
+	int n, len = jv_get_kind(solved) == JV_KIND_ARRAY ?
 	    jv_array_length(jv_copy(solved)) : 0;
 	/* local midnight, as mktime gives it (kept by cc_time per day) */
 	time_t start = cc_date_start(cc_date_of(now));
-	for (int i = 0; i < len; i++) {
-		jv e = jv_array_get(jv_copy(solved), i);
-		const char *outcome = cc_coach_get_str(e, "outcome");
 
-		n += cc_coach_get_time(e, "at") >= start && outcome &&
-		    strcmp(outcome, "abandoned") != 0;
-		jv_free(e);
+	if (len == 0) {
+		n = 0;
+	} else if (!recap || recap->start != start ||
+	    jv_get_kind(recap->solved) != JV_KIND_ARRAY) {
+		n = count_today(solved, 0, len, start);
+	} else if (jv_identical(jv_copy(recap->solved), jv_copy(solved))) {
+		n = recap->count;
+	} else {
+		int m = jv_array_length(jv_copy(recap->solved)), t = m + 1 - len;
+
+		if (t >= 0 && t <= m && grew_by_one(solved, len, recap->solved, m, t))
+			n = recap->count - count_today(recap->solved, 0, t, start) +
+			    count_today(solved, len - 1, len, start);
+		else
+			n = count_today(solved, 0, len, start);
+	}
+	if (recap) {
+		jv_free(recap->solved);
+		recap->solved = len ? jv_copy(solved) : jv_invalid();
+		recap->start = start;
+		recap->count = n;
 	}
 	jv_free(solved);
 	return n;
@@ -156,7 +214,8 @@ solved_today(jv state, time_t now)
 
 void
 cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
-    const char *lang, jv *state, time_t now, struct cc_jw *out)
+    const char *lang, jv *state, time_t now, struct cc_coach_recap *recap,
+    struct cc_jw *out)
 {
 	struct cc_calc_utterance u;
 	int right = 0;
@@ -289,7 +348,7 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	cc_jw_key(out, "streak");
 	cc_jw_num(out, (double)cc_coach_get_int(*state, "streak", 0, 1000000000, 0));
 	cc_jw_key(out, "solved_today");
-	cc_jw_num(out, solved_today(*state, now));
+	cc_jw_num(out, solved_today(*state, now, recap));
 	/*
 	 * What no reply may say while the problem is open: its answer, in the
 	 * forms cc_calc_states_value() recognises (cc-tutor's guard).
@@ -312,4 +371,13 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	}
 	cc_jw_end(out);
 	jv_free(keep);
+}
+
+void
+cc_coach_recap_release(struct cc_coach_recap *r)
+{
+	jv_free(r->solved);
+	r->solved = jv_invalid();
+	r->count = 0;
+	r->start = 0;
 }

@@ -665,9 +665,10 @@ turn(struct cc_coach_states *c, struct cc_session *s, const char *session,
 	static char out[4][256];
 	static int k;
 	char err[256], *o = out[k++ % 4];
+	struct cc_coach_recap *recap;
 	jv st, before;
 
-	if (cc_coach_states_load(c, s, session, &st, err, sizeof err) < 0) {
+	if (cc_coach_states_load(c, s, session, &st, &recap, err, sizeof err) < 0) {
 		jv_free(st);
 		snprintf(o, 256, "error: %s", err);
 		return o;
@@ -883,6 +884,55 @@ test_report(void)
 	cc_buf_release(&b);
 }
 
+/* ---- a session's recap counts as the history does ---- */
+
+static void
+test_recap(void)
+{
+	struct cc_coach_recap recap = { jv_invalid(), 0, 0 };
+	struct cc_buf b1 = {0}, b2 = {0};
+	jv st1 = jv_object(), st2, solved = jv_array();
+	int same = 1, turns = 0;
+	char q[32];
+
+	/* 498 finished: yesterday's and today's, some abandoned */
+	for (int i = 0; i < 498; i++) {
+		jv e = jv_object();
+
+		e = jv_object_set(e, jv_string("outcome"), jv_string(i % 3 ? "self_solved" :
+		    "abandoned"));
+		e = jv_object_set(e, jv_string("at"), cc_coach_time_jv(i % 2 ? t0 : t0 - 86400));
+		solved = jv_array_append(solved, e);
+	}
+	st1 = jv_object_set(st1, jv_string("solved"), solved);
+	st2 = jv_copy(st1);
+	for (int i = 0; i < 12; i++)
+		for (int k = 0; k < 3; k++) {
+			struct cc_jw w1, w2;
+
+			/* a problem, a wrong answer (no change), the right one */
+			snprintf(q, sizeof q, k == 0 ? "%d+1" : k == 1 ? "%d" : "%d",
+			    k == 1 ? i + 7 : i + (k == 2));
+			b1.len = b2.len = 0;
+			cc_jw_init(&w1, &b1);
+			cc_jw_init(&w2, &b2);
+			cc_coach_turn(&data, q, strlen(q), "ja", &st1, t0 + i * 60, &recap, &w1);
+			cc_coach_turn(&data, q, strlen(q), "ja", &st2, t0 + i * 60, NULL, &w2);
+			same &= b1.len == b2.len && memcmp(b1.data, b2.data, b1.len) == 0;
+			turns++;
+		}
+	is_int(same, 1, "recap: %d turns over the 500 kept, the count of a full reading", turns);
+	is_int((int)cc_coach_get_int(st1, "total_points", 0, 1000, 0), 24,
+	    "recap: every problem solved, after a hint (2 points each)");
+	ok(strstr(b1.data, "\"solved_today\":175,") != NULL,
+	    "recap: today's count with the oldest dropped");
+	cc_coach_recap_release(&recap);
+	cc_buf_release(&b1);
+	cc_buf_release(&b2);
+	jv_free(st1);
+	jv_free(st2);
+}
+
 /* ---- the turn's direct calls are the tools' ---- */
 
 static void
@@ -1018,6 +1068,7 @@ main(void)
 	test_state();
 	test_states();
 	test_steps();
+	test_recap();
 	test_report();
 	test_hostile();
 	cc_coach_data_release(&data);
