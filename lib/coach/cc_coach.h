@@ -112,13 +112,16 @@ cc_coach_tool_fn cc_coach_analyze_homework_image;
 /*
  * What a turn keeps of a session for the next (the stage keeps one per
  * session): today's finished problems counted in the history they were
- * counted in, so that a history of hundreds is not read every turn.
+ * counted in, so that a history of hundreds is not read every turn, and
+ * the answers of the problem's expression that no reply may state.
  * Zero it (solved = jv_invalid()) to start; cc_coach_recap_release frees it.
  */
 struct cc_coach_recap {
 	jv solved;		/* a copy of the history counted, or invalid */
 	time_t start;		/* the local midnight counted from */
 	int count;
+	char *expr;		/* the expression whose answers these are, or NULL */
+	char *answer, *remainder;	/* cc_calc_check's, "" when none */
 };
 void cc_coach_recap_release(struct cc_coach_recap *r);
 

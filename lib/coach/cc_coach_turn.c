@@ -27,6 +27,8 @@
 #include "cc_answer_request.h"
 #include "cc_coach.h"
 
+static void forget_problem(struct cc_coach_recap *r);
+
 /* The curriculum topic of a one-operation problem, from its numbers. */
 static const char *
 topic_of(const struct cc_calc_expr *e)
@@ -359,18 +361,42 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 		cc_jw_key(out, "forbid");
 		cc_jw_array(out);
 		if (e) {
+			const char *answer, *rem;
 			struct cc_calc_check f;
 
-			cc_calc_check(e, strlen(e), "", 0, &f);
-			if (*f.correct_answer)
-				cc_jw_cstr(out, f.correct_answer);
-			if (*f.remainder_form)
-				cc_jw_cstr(out, f.remainder_form);
+			/* the session's problem is the same turn after turn */
+			if (recap && recap->expr && strcmp(recap->expr, e) == 0) {
+				answer = recap->answer;
+				rem = recap->remainder;
+			} else {
+				cc_calc_check(e, strlen(e), "", 0, &f);
+				answer = f.correct_answer;
+				rem = f.remainder_form;
+				if (recap) {
+					forget_problem(recap);
+					recap->expr = cc_xstrdup(e);
+					recap->answer = cc_xstrdup(answer);
+					recap->remainder = cc_xstrdup(rem);
+				}
+			}
+			if (*answer)
+				cc_jw_cstr(out, answer);
+			if (*rem)
+				cc_jw_cstr(out, rem);
 		}
 		cc_jw_end(out);
 	}
 	cc_jw_end(out);
 	jv_free(keep);
+}
+
+static void
+forget_problem(struct cc_coach_recap *r)
+{
+	free(r->expr);
+	free(r->answer);
+	free(r->remainder);
+	r->expr = r->answer = r->remainder = NULL;
 }
 
 void
@@ -380,4 +406,5 @@ cc_coach_recap_release(struct cc_coach_recap *r)
 	r->solved = jv_invalid();
 	r->count = 0;
 	r->start = 0;
+	forget_problem(r);
 }
