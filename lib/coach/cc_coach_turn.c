@@ -221,7 +221,8 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 {
 	struct cc_calc_utterance u;
 	int right = 0;
-	jv keep = jv_array(), areq, hint = jv_invalid();
+	struct cc_answer_request areq = {0};
+	jv keep = jv_array(), hint = jv_invalid();
 	jv progress = jv_invalid(), check = jv_invalid();
 	const char *event = "none", *request, *cur, *cur_expr;
 	int flags = cc_calc_from_words(text, len, &u), stuck = 0;
@@ -232,11 +233,11 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 		*state = jv_object();
 	}
 	cc_coach_state_touch(state, now);
-	areq = d->answer_request ? cc_answer_request_detect(d->answer_request, text, len) :
-	    jv_object_set(jv_object(), cc_jv_name("request_type"), cc_jv_name("none"));
-	request = cc_coach_get_str(areq, "request_type");
-	if (!request)
-		request = "none";
+	request = "none";
+	if (d->answer_request) {
+		cc_answer_request_scan(d->answer_request, text, len, &areq);
+		request = areq.type;
+	}
 	cur = problem_str(*state, "id", &keep);
 	cur_expr = problem_str(*state, "expression", &keep);
 
@@ -330,8 +331,15 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	jv_free(hint);
 	jv_free(progress);
 	cc_jw_key(out, "answer_request");
-	cc_jw_jv(out, areq);
-	jv_free(areq);
+	if (d->answer_request) {
+		cc_answer_request_write(&areq, out);
+	} else {
+		cc_jw_object(out);
+		cc_jw_key(out, "request_type");
+		cc_jw_cstr(out, "none");
+		cc_jw_end(out);
+	}
+	cc_answer_request_release(&areq);
 	cc_jw_key(out, "hint_level");
 	cc_jw_num(out, (double)cc_coach_get_int(*state, "hint_level", 0,
 	    CC_COACH_MAX_HINT_LEVEL, 0));
