@@ -96,10 +96,38 @@ cc_coach_tool_fn cc_coach_record_progress;
  * "lang": lang} and of {"problem_id": pid, "outcome": outcome, "lang":
  * lang} (pid NULL: no problem_id).
  */
-jv cc_coach_hint_step(const struct cc_coach_data *d, int advance, const char *pid,
-	const char *lang, jv *state, time_t now);
-jv cc_coach_progress_step(const struct cc_coach_data *d, const char *outcome,
+jv cc_coach_hint_step_jv(const struct cc_coach_data *d, int advance,
 	const char *pid, const char *lang, jv *state, time_t now);
+/*
+ * The hint step for a stage that writes the result: 0 with *h filled
+ * (cc_coach_hint_write writes the tool's result object from it;
+ * cc_coach_hint_release frees it), or -1 where the tool gives an error
+ * (nothing changed, nothing to release).
+ */
+struct cc_coach_hint {
+	long long level, total;
+	jv template, problem_id;	/* owned: a string; a string or null */
+};
+int cc_coach_hint_step(const struct cc_coach_data *d, int advance, const char *pid,
+	const char *lang, jv *state, time_t now, struct cc_coach_hint *h);
+void cc_coach_hint_write(const struct cc_coach_hint *h, struct cc_jw *w);
+void cc_coach_hint_release(struct cc_coach_hint *h);
+jv cc_coach_progress_step_jv(const struct cc_coach_data *d, const char *outcome,
+	const char *pid, const char *lang, jv *state, time_t now);
+/*
+ * The progress step for a stage that writes the result, as the hint
+ * step: 0 with *p filled (NULL: the result is not wanted, only the
+ * state), or -1 where the tool gives an error.
+ */
+struct cc_coach_progress {
+	long long points, total, streak;
+	jv message, news;	/* owned: the encouragement, the new achievements */
+};
+int cc_coach_progress_step(const struct cc_coach_data *d, const char *outcome,
+	const char *pid, const char *lang, jv *state, time_t now,
+	struct cc_coach_progress *p);
+void cc_coach_progress_write(const struct cc_coach_progress *p, struct cc_jw *w);
+void cc_coach_progress_release(struct cc_coach_progress *p);
 /*
  * The other modules' tools in the same shape: calculate_and_verify
  * (cc_calc, stateless), update_emotion (cc_emotion, on the state's

@@ -63,12 +63,12 @@ is_current(jv state, const char *pid)
  * none), the problem's other fields from args (borrows; none when it is
  * no object) and lang.
  */
-static jv
+static void
 hint_do(const struct cc_coach_data *d, const char *action, const char *pid,
-    jv args, const char *lang, jv *state, time_t now)
+    jv args, const char *lang, jv *state, time_t now, struct cc_coach_hint *h)
 {
 	const char *s;
-	jv st, problem, result;
+	jv st, problem;
 	long long level, total;
 	int changed = 0;
 
@@ -124,17 +124,11 @@ hint_do(const struct cc_coach_data *d, const char *action, const char *pid,
 	}
 
 	problem = jv_object_get(jv_copy(st), cc_jv_name("problem"));
-	result = jv_object();
-	result = jv_object_set(result, cc_jv_name("current_level"), jv_number((double)level));
-	result = jv_object_set(result, cc_jv_name("max_level"),
-	    jv_number(CC_COACH_MAX_HINT_LEVEL));
-	result = jv_object_set(result, cc_jv_name("hint_template"),
-	    hint_template(d, problem, (int)level, lang));
-	result = jv_object_set(result, cc_jv_name("can_advance"),
-	    jv_bool(level < CC_COACH_MAX_HINT_LEVEL));
-	result = jv_object_set(result, cc_jv_name("hints_used_total"), jv_number((double)total));
+	h->level = level;
+	h->total = total;
+	h->template = hint_template(d, problem, (int)level, lang);
 	s = cc_coach_get_str(problem, "id");
-	result = jv_object_set(result, cc_jv_name("problem_id"), s ? jv_string(s) : jv_null());
+	h->problem_id = s ? jv_string(s) : jv_null();
 	jv_free(problem);
 
 	if (changed) {
@@ -144,12 +138,58 @@ hint_do(const struct cc_coach_data *d, const char *action, const char *pid,
 	} else {
 		jv_free(st);
 	}
+}
+
+/* The tool's result object of a hint; consumes it. */
+static jv
+hint_result(struct cc_coach_hint *h)
+{
+	jv result = jv_object();
+
+	result = jv_object_set(result, cc_jv_name("current_level"), jv_number((double)h->level));
+	result = jv_object_set(result, cc_jv_name("max_level"),
+	    jv_number(CC_COACH_MAX_HINT_LEVEL));
+	result = jv_object_set(result, cc_jv_name("hint_template"), h->template);
+	result = jv_object_set(result, cc_jv_name("can_advance"),
+	    jv_bool(h->level < CC_COACH_MAX_HINT_LEVEL));
+	result = jv_object_set(result, cc_jv_name("hints_used_total"),
+	    jv_number((double)h->total));
+	result = jv_object_set(result, cc_jv_name("problem_id"), h->problem_id);
+	h->template = h->problem_id = jv_invalid();
 	return result;
+}
+
+void
+cc_coach_hint_write(const struct cc_coach_hint *h, struct cc_jw *w)
+{
+	cc_jw_object(w);
+	cc_jw_key(w, "current_level");
+	cc_jw_num(w, (double)h->level);
+	cc_jw_key(w, "max_level");
+	cc_jw_num(w, CC_COACH_MAX_HINT_LEVEL);
+	cc_jw_key(w, "hint_template");
+	cc_jw_jv(w, h->template);
+	cc_jw_key(w, "can_advance");
+	cc_jw_bool(w, h->level < CC_COACH_MAX_HINT_LEVEL);
+	cc_jw_key(w, "hints_used_total");
+	cc_jw_num(w, (double)h->total);
+	cc_jw_key(w, "problem_id");
+	cc_jw_jv(w, h->problem_id);
+	cc_jw_end(w);
+}
+
+void
+cc_coach_hint_release(struct cc_coach_hint *h)
+{
+	jv_free(h->template);
+	jv_free(h->problem_id);
+	h->template = h->problem_id = jv_invalid();
 }
 
 jv
 cc_coach_manage_hint(const struct cc_coach_data *d, jv args, jv *state, time_t now)
 {
+	struct cc_coach_hint h;
 	const char *action, *lang, *s;
 	char pid[256], sid[256];
 	jv err = jv_invalid();
@@ -170,19 +210,33 @@ cc_coach_manage_hint(const struct cc_coach_data *d, jv args, jv *state, time_t n
 	if (strcmp(action, "get_current") != 0 && strcmp(action, "advance") != 0 &&
 	    strcmp(action, "reset") != 0)
 		return cc_coach_error("Unknown action: %s", action);
-	return hint_do(d, action, pid, args, lang, state, now);
+	hint_do(d, action, pid, args, lang, state, now, &h);
+	return hint_result(&h);
 }
 
-jv
+int
 cc_coach_hint_step(const struct cc_coach_data *d, int advance, const char *pid,
-    const char *lang, jv *state, time_t now)
+    const char *lang, jv *state, time_t now, struct cc_coach_hint *h)
 {
 	size_t n = pid ? strlen(pid) : 0;
 
-	/* what cc_coach_arg_id says of such a problem_id */
+	h->template = h->problem_id = jv_invalid();
+	/* what cc_coach_arg_id refuses (the tool's error, nothing changed) */
 	if (pid && (n == 0 || n > 200))
+		return -1;
+	hint_do(d, advance ? "advance" : "get_current", pid ? pid : "", jv_null(),
+	    lang, state, now, h);
+	return 0;
+}
+
+jv
+cc_coach_hint_step_jv(const struct cc_coach_data *d, int advance, const char *pid,
+    const char *lang, jv *state, time_t now)
+{
+	struct cc_coach_hint h;
+
+	if (cc_coach_hint_step(d, advance, pid, lang, state, now, &h) < 0)
 		return cc_coach_error("problem_id must be a non-empty string of at most "
 		    "200 bytes or an integer");
-	return hint_do(d, advance ? "advance" : "get_current", pid ? pid : "",
-	    jv_null(), lang, state, now);
+	return hint_result(&h);
 }

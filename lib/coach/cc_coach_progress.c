@@ -284,14 +284,16 @@ copy_str(jv to, jv from, const char *key)
 
 static const char *const extra[] = { "subject", "topic", "expression", "text", NULL };
 
-static jv progress_do(const struct cc_coach_data *d, int o, const char *pid,
+static void progress_do(const struct cc_coach_data *d, int o, const char *pid,
 	int has_hints, double hints_arg, int has_secs, double secs_arg, jv args,
-	const char *lang, jv *state, time_t now);
+	const char *lang, jv *state, time_t now, struct cc_coach_progress *p, int want);
+static jv progress_result(struct cc_coach_progress *p);
 
 jv
 cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
     time_t now)
 {
+	struct cc_coach_progress p;
 	const char *outcome, *lang, *s;
 	char pid[256], ignored[256];
 	double hints_arg = 0, secs_arg = 0;
@@ -330,27 +332,48 @@ cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
 			break;
 	if (o == (int)NOUTCOMES)
 		return cc_coach_error("Unknown outcome: %.200s", outcome);
-	return progress_do(d, o, pid, has_hints, hints_arg, has_secs, secs_arg, args,
-	    lang, state, now);
+	progress_do(d, o, pid, has_hints, hints_arg, has_secs, secs_arg, args, lang,
+	    state, now, &p, 1);
+	return progress_result(&p);
 }
 
-jv
+int
 cc_coach_progress_step(const struct cc_coach_data *d, const char *outcome,
-    const char *pid, const char *lang, jv *state, time_t now)
+    const char *pid, const char *lang, jv *state, time_t now,
+    struct cc_coach_progress *p)
 {
+	struct cc_coach_progress none;
 	size_t n = pid ? strlen(pid) : 0;
 	int o;
 
-	/* what cc_coach_arg_id says of such a problem_id */
-	if (pid && (n == 0 || n > 200))
-		return cc_coach_error("problem_id must be a non-empty string of at most "
-		    "200 bytes or an integer");
+	if (p)
+		p->message = p->news = jv_invalid();
 	for (o = 0; o < (int)NOUTCOMES; o++)
 		if (strcmp(outcome, outcomes[o].name) == 0)
 			break;
-	if (o == (int)NOUTCOMES)
+	/* what cc_coach_arg_id refuses (the tool's error, nothing changed) */
+	if ((pid && (n == 0 || n > 200)) || o == (int)NOUTCOMES)
+		return -1;
+	progress_do(d, o, pid ? pid : "", 0, 0, 0, 0, jv_null(), lang, state, now,
+	    p ? p : &none, p != NULL);
+	if (!p)
+		cc_coach_progress_release(&none);
+	return 0;
+}
+
+jv
+cc_coach_progress_step_jv(const struct cc_coach_data *d, const char *outcome,
+    const char *pid, const char *lang, jv *state, time_t now)
+{
+	struct cc_coach_progress p;
+	size_t n = pid ? strlen(pid) : 0;
+
+	if (pid && (n == 0 || n > 200))
+		return cc_coach_error("problem_id must be a non-empty string of at most "
+		    "200 bytes or an integer");
+	if (cc_coach_progress_step(d, outcome, pid, lang, state, now, &p) < 0)
 		return cc_coach_error("Unknown outcome: %.200s", outcome);
-	return progress_do(d, o, pid ? pid : "", 0, 0, 0, 0, jv_null(), lang, state, now);
+	return progress_result(&p);
 }
 
 /*
@@ -358,13 +381,13 @@ cc_coach_progress_step(const struct cc_coach_data *d, const char *outcome,
  * ("" for none), hints_used and time_spent_seconds when given, the
  * problem's fields from args (borrows; none when it is no object), lang.
  */
-static jv
+static void
 progress_do(const struct cc_coach_data *d, int o, const char *pid, int has_hints,
     double hints_arg, int has_secs, double secs_arg, jv args, const char *lang,
-    jv *state, time_t now)
+    jv *state, time_t now, struct cc_coach_progress *p, int want)
 {
 	const char *outcome = outcomes[o].name, *s;
-	jv st, problem, counts, entry, solved, news, result;
+	jv st, problem, counts, entry, solved, news;
 	long long points, total, streak, best, hints, stumbles;
 
 	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
@@ -449,22 +472,67 @@ progress_do(const struct cc_coach_data *d, int o, const char *pid, int has_hints
 	news = unlock(d, &st, now, lang);
 	jv_free(problem);
 
-	result = jv_object();
-	result = jv_object_set(result, cc_jv_name("points_earned"), jv_number((double)points));
-	result = jv_object_set(result, cc_jv_name("total_points"), jv_number((double)total));
-	result = jv_object_set(result, cc_jv_name("streak"), jv_number((double)streak));
-	if (jv_array_length(jv_copy(news)) > 0) {
-		jv first = jv_array_get(jv_copy(news), 0);
-
-		result = jv_object_set(result, cc_jv_name("achievement_unlocked"),
-		    jv_object_get(first, cc_jv_name("title")));
-	} else {
-		result = jv_object_set(result, cc_jv_name("achievement_unlocked"), jv_null());
-	}
-	result = jv_object_set(result, cc_jv_name("encouragement_message"),
-	    encouragement(d, outcome, streak, news, lang));
-	result = jv_object_set(result, cc_jv_name("achievements_new"), news);
+	p->points = points;
+	p->total = total;
+	p->streak = streak;
+	/* the message only for a result that is shown */
+	p->message = want ? encouragement(d, outcome, streak, news, lang) : jv_invalid();
+	p->news = news;
 	jv_free(*state);
 	*state = st;
+}
+
+/* The first new achievement's title, or null; borrows p. */
+static jv
+unlocked_title(const struct cc_coach_progress *p)
+{
+	if (jv_array_length(jv_copy(p->news)) > 0)
+		return jv_object_get(jv_array_get(jv_copy(p->news), 0), cc_jv_name("title"));
+	return jv_null();
+}
+
+/* The tool's result object; consumes p. */
+static jv
+progress_result(struct cc_coach_progress *p)
+{
+	jv result = jv_object();
+
+	result = jv_object_set(result, cc_jv_name("points_earned"), jv_number((double)p->points));
+	result = jv_object_set(result, cc_jv_name("total_points"), jv_number((double)p->total));
+	result = jv_object_set(result, cc_jv_name("streak"), jv_number((double)p->streak));
+	result = jv_object_set(result, cc_jv_name("achievement_unlocked"), unlocked_title(p));
+	result = jv_object_set(result, cc_jv_name("encouragement_message"), p->message);
+	result = jv_object_set(result, cc_jv_name("achievements_new"), p->news);
+	p->message = p->news = jv_invalid();
 	return result;
+}
+
+void
+cc_coach_progress_write(const struct cc_coach_progress *p, struct cc_jw *w)
+{
+	jv title = unlocked_title(p);
+
+	cc_jw_object(w);
+	cc_jw_key(w, "points_earned");
+	cc_jw_num(w, (double)p->points);
+	cc_jw_key(w, "total_points");
+	cc_jw_num(w, (double)p->total);
+	cc_jw_key(w, "streak");
+	cc_jw_num(w, (double)p->streak);
+	cc_jw_key(w, "achievement_unlocked");
+	cc_jw_jv(w, title);
+	cc_jw_key(w, "encouragement_message");
+	cc_jw_jv(w, p->message);
+	cc_jw_key(w, "achievements_new");
+	cc_jw_jv(w, p->news);
+	cc_jw_end(w);
+	jv_free(title);
+}
+
+void
+cc_coach_progress_release(struct cc_coach_progress *p)
+{
+	jv_free(p->message);
+	jv_free(p->news);
+	p->message = p->news = jv_invalid();
 }

@@ -92,13 +92,14 @@ problem_str(jv state, const char *key, jv *keep)
 
 /*
  * The problem is over: solved (the outcome by the hints it took: the
- * seed's 3/2/1 points) or abandoned for another.  The progress result.
+ * seed's 3/2/1 points) or abandoned for another.  1 with the progress in
+ * *p when p is not NULL; 0 when record_progress would refuse.
  */
-static jv
+static int
 finish(struct cc_coach_data *d, jv *state, const char *pid, const char *outcome,
-    const char *lang, time_t now)
+    const char *lang, time_t now, struct cc_coach_progress *p)
 {
-	return cc_coach_progress_step(d, outcome, pid, lang, state, now);
+	return cc_coach_progress_step(d, outcome, pid, lang, state, now, p) == 0;
 }
 
 static const char *
@@ -222,8 +223,12 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	struct cc_calc_utterance u;
 	int right = 0;
 	struct cc_answer_request areq = {0};
-	jv keep = jv_array(), hint = jv_invalid();
-	jv progress = jv_invalid(), check = jv_invalid();
+	struct cc_coach_hint h;
+	int has_hint = 0;
+	jv keep = jv_array();
+	struct cc_coach_progress progress;
+	int has_progress = 0;
+	jv check = jv_invalid();
 	const char *event = "none", *request, *cur, *cur_expr;
 	int flags = cc_calc_from_words(text, len, &u), stuck = 0;
 	long long level;
@@ -254,7 +259,7 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 
 			jv_free(old);
 			if (cur && tried)
-				jv_free(finish(d, state, cur, "abandoned", lang, now));
+				finish(d, state, cur, "abandoned", lang, now, NULL);
 			cc_coach_state_set_problem(state, p, now);
 			event = "new_problem";
 		}
@@ -268,11 +273,12 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 		    "grade_level", 1, 6, 2), lang, &right);
 		if (right) {
 			event = "solved";
-			progress = finish(d, state, cur, outcome_of(level), lang, now);
+			has_progress = finish(d, state, cur, outcome_of(level), lang, now,
+			    &progress);
 		} else {
 			event = "wrong";
 			cc_coach_state_stumble(state, now);
-			hint = cc_coach_hint_step(d, 1, cur, lang, state, now);
+			has_hint = cc_coach_hint_step(d, 1, cur, lang, state, now, &h) == 0;
 		}
 	} else if (strcmp(request, "none") != 0 && cur) {
 		/*
@@ -284,9 +290,9 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 			cc_coach_state_stumble(state, now);
 		if (strcmp(event, "new_problem") != 0)
 			event = stuck ? "stuck" : "asked_answer";
-		hint = cc_coach_hint_step(d, 1, cur, lang, state, now);
+		has_hint = cc_coach_hint_step(d, 1, cur, lang, state, now, &h) == 0;
 	} else if (cur) {
-		hint = cc_coach_hint_step(d, 0, cur, lang, state, now);
+		has_hint = cc_coach_hint_step(d, 0, cur, lang, state, now, &h) == 0;
 	}
 
 	/* written as it is found: building the object cost more than its text */
@@ -319,17 +325,17 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 		cc_jw_key(out, "check");
 		cc_jw_jv(out, check);
 	}
-	if (jv_is_valid(hint) && !cc_coach_is_error(hint)) {
+	if (has_hint) {
 		cc_jw_key(out, "hint");
-		cc_jw_jv(out, hint);
+		cc_coach_hint_write(&h, out);
+		cc_coach_hint_release(&h);
 	}
-	if (jv_is_valid(progress) && !cc_coach_is_error(progress)) {
+	if (has_progress) {
 		cc_jw_key(out, "progress");
-		cc_jw_jv(out, progress);
+		cc_coach_progress_write(&progress, out);
+		cc_coach_progress_release(&progress);
 	}
 	jv_free(check);
-	jv_free(hint);
-	jv_free(progress);
 	cc_jw_key(out, "answer_request");
 	if (d->answer_request) {
 		cc_answer_request_write(&areq, out);

@@ -958,7 +958,11 @@ test_steps(void)
 		for (size_t p = 0; p < sizeof pids / sizeof pids[0]; p++)
 			for (int k = 0; k < 5; k++) {
 				jv a = jv_object(), st1 = parse(states[s]), st2 = jv_copy(st1), r1, r2;
+				jv st3 = jv_copy(st1);
 				const char *lang = k % 2 ? "en" : "ja";
+				struct cc_buf wb = {0};
+				struct cc_jw w;
+				int rc;
 
 				if (pids[p])
 					a = jv_object_set(a, jv_string("problem_id"), jv_string(pids[p]));
@@ -966,26 +970,48 @@ test_steps(void)
 				if (k < 2) {
 					a = jv_object_set(a, jv_string("action"),
 					    jv_string(k ? "advance" : "get_current"));
+					struct cc_coach_hint h;
+
 					r1 = cc_coach_manage_hint(&data, a, &st1, t0);
-					r2 = cc_coach_hint_step(&data, k, pids[p], lang, &st2, t0);
+					r2 = cc_coach_hint_step_jv(&data, k, pids[p], lang, &st2, t0);
+					cc_jw_init(&w, &wb);
+					if ((rc = cc_coach_hint_step(&data, k, pids[p], lang, &st3, t0,
+					    &h)) == 0) {
+						cc_coach_hint_write(&h, &w);
+						cc_coach_hint_release(&h);
+					}
 				} else {
 					a = jv_object_set(a, jv_string("outcome"),
 					    jv_string(outcomes[k - 2]));
 					r1 = cc_coach_record_progress(&data, a, &st1, t0);
-					r2 = cc_coach_progress_step(&data, outcomes[k - 2], pids[p],
-					    lang, &st2, t0);
+					struct cc_coach_progress pr;
+
+					r2 = cc_coach_progress_step_jv(&data, outcomes[k - 2],
+					    pids[p], lang, &st2, t0);
+					cc_jw_init(&w, &wb);
+					if ((rc = cc_coach_progress_step(&data, outcomes[k - 2], pids[p],
+					    lang, &st3, t0, &pr)) == 0) {
+						cc_coach_progress_write(&pr, &w);
+						cc_coach_progress_release(&pr);
+					}
 				}
 				/* the same text: the members in the same order too */
 				same += strcmp(at(r1, ""), at(r2, "")) == 0 &&
-				    strcmp(at(st1, ""), at(st2, "")) == 0;
+				    strcmp(at(st1, ""), at(st2, "")) == 0 &&
+				    strcmp(at(st1, ""), at(st3, "")) == 0 &&
+				    (rc < 0 ? cc_coach_is_error(r1) :
+				    strcmp(at(r1, ""), wb.data ? wb.data : "") == 0);
 				n++;
+				cc_buf_release(&wb);
 				jv_free(r1);
 				jv_free(r2);
 				jv_free(st1);
 				jv_free(st2);
+				jv_free(st3);
 				jv_free(a);
 			}
-	is_int(same, n, "steps: the turn's direct calls give the tools' results and states");
+	is_int(same, n, "steps: the turn's direct calls give the tools' results and states, "
+	    "written or built");
 }
 
 /* ---- nothing crashes ---- */
