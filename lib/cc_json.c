@@ -736,6 +736,182 @@ cc_json_put(struct cc_buf *b, jv v)
 	}
 }
 
+void
+cc_json_memo_release(struct cc_json_memo *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		jv_free(m->parts[i].v);
+	for (size_t i = 0; i < m->nelems; i++)
+		jv_free(m->elems[i].v);
+	free(m->parts);
+	free(m->elems);
+	if (m->parts)
+		jv_free(m->keys);
+	cc_buf_release(&m->text);
+	memset(m, 0, sizeof *m);
+}
+
+static int
+is_container(jv v)
+{
+	return jv_get_kind(v) == JV_KIND_ARRAY || jv_get_kind(v) == JV_KIND_OBJECT;
+}
+
+/*
+ * Write the elements of array a after the old ones of the same member
+ * (old[0..n)): each container element is looked for a little ahead of the
+ * last one found (entries appended, the oldest dropped), and the new
+ * elements are listed in *now.
+ */
+static void
+put_elems(struct cc_buf *b, size_t start, jv a, const struct cc_json_memo *m,
+    const struct cc_json_memo_part *old, size_t n, struct cc_json_memo_part **now,
+    size_t *nnow, size_t *cap)
+{
+	size_t cursor = 0;
+	int len = jv_array_length(jv_copy(a));
+
+	cc_buf_add(b, "[", 1);
+	for (int j = 0; j < len; j++) {
+		jv e = jv_array_get(jv_copy(a), j);
+		size_t at;
+
+		if (j)
+			cc_buf_add(b, ",", 1);
+		at = b->len;
+		if (!is_container(e)) {
+			cc_json_put(b, e);
+			jv_free(e);
+			continue;
+		}
+		for (size_t i = cursor; i < n && i < cursor + 8; i++)
+			if (jv_identical(jv_copy(old[i].v), jv_copy(e))) {
+				cc_buf_add(b, m->text.data + old[i].at, old[i].len);
+				cursor = i + 1;
+				break;
+			}
+		if (b->len == at)
+			cc_json_put(b, e);
+		if (*nnow == *cap) {
+			*cap = *cap ? 2 * *cap : 16;
+			*now = cc_xrealloc(*now, *cap * sizeof **now);
+		}
+		(*now)[(*nnow)++] = (struct cc_json_memo_part){ e, at - start, b->len - at, 0, 0 };
+	}
+	cc_buf_add(b, "]", 1);
+}
+
+void
+cc_json_put_memo(struct cc_buf *b, jv v, struct cc_json_memo *m)
+{
+	struct cc_json_memo_part *parts, *elems = NULL;
+	size_t start = b->len, n = 0, nelems = 0, cap = 0;
+	jv keys;
+	int first = 1;
+
+	if (jv_get_kind(v) != JV_KIND_OBJECT) {
+		cc_json_memo_release(m);
+		cc_json_put(b, v);
+		return;
+	}
+	parts = cc_xmalloc(((size_t)jv_object_length(jv_copy(v)) + 1) * sizeof *parts);
+	keys = jv_array();
+	cc_buf_add(b, "{", 1);
+	jv_object_foreach(v, key, val) {
+		const struct cc_json_memo_part *same = NULL, *was = NULL;
+		size_t at, e0 = nelems;
+
+		if (!first)
+			cc_buf_add(b, ",", 1);
+		first = 0;
+		put_string(b, jv_string_value(key),
+		    (size_t)jv_string_length_bytes(jv_copy(key)));
+		cc_buf_add(b, ":", 1);
+		if (!is_container(val)) {
+			cc_json_put(b, val);
+			jv_free(key);
+			jv_free(val);
+			continue;
+		}
+		at = b->len;
+		for (size_t i = 0; i < m->n && !same; i++) {
+			if (jv_identical(jv_copy(m->parts[i].v), jv_copy(val)))
+				same = &m->parts[i];
+			else if (jv_equal(jv_array_get(jv_copy(m->keys), (int)i), jv_copy(key)))
+				was = &m->parts[i];
+		}
+		if (same) {
+			/* its elements are the same as well */
+			cc_buf_add(b, m->text.data + same->at, same->len);
+			for (size_t i = 0; i < same->nelem; i++) {
+				struct cc_json_memo_part p = m->elems[same->elem + i];
+
+				if (nelems == cap) {
+					cap = cap ? 2 * cap : 16;
+					elems = cc_xrealloc(elems, cap * sizeof *elems);
+				}
+				p.v = jv_copy(p.v);
+				p.at = p.at - same->at + (at - start);
+				elems[nelems++] = p;
+			}
+		} else if (jv_get_kind(val) == JV_KIND_ARRAY) {
+			put_elems(b, start, val, m, was ? m->elems + was->elem : NULL,
+			    was ? was->nelem : 0, &elems, &nelems, &cap);
+		} else {
+			cc_json_put(b, val);
+		}
+		parts[n++] = (struct cc_json_memo_part){ val, at - start, b->len - at,
+		    e0, nelems - e0 };
+		keys = jv_array_append(keys, key);
+	}
+	cc_buf_add(b, "}", 1);
+	cc_json_memo_release(m);
+	cc_buf_add(&m->text, b->data + start, b->len - start);
+	m->parts = parts;
+	m->n = n;
+	m->elems = elems;
+	m->nelems = nelems;
+	m->keys = keys;
+}
+
+/* ---- shared names ---- */
+
+#define NAMES 512	/* a power of 2; three quarters of it are used */
+static struct name {
+	const char *s;	/* the string's own bytes */
+	jv v;
+} names[NAMES];
+static size_t nnames;
+
+jv
+cc_jv_name(const char *s)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+	size_t i;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	for (i = h & (NAMES - 1); names[i].s; i = (i + 1) & (NAMES - 1))
+		if (strcmp(names[i].s, s) == 0)
+			return jv_copy(names[i].v);
+	if (nnames >= NAMES / 4 * 3)
+		return jv_string(s);
+	names[i].v = jv_string(s);
+	names[i].s = jv_string_value(names[i].v);
+	nnames++;
+	return jv_copy(names[i].v);
+}
+
+void
+cc_jv_names_release(void)
+{
+	for (size_t i = 0; i < NAMES; i++)
+		if (names[i].s)
+			jv_free(names[i].v);
+	memset(names, 0, sizeof names);
+	nnames = 0;
+}
+
 /* ---- the streaming writer ---- */
 
 void

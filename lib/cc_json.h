@@ -99,6 +99,39 @@ jv cc_json_to_jv(const char *s, size_t n);
 jv cc_json_parse(const char *s, size_t n);
 /* Append v as compact JSON; borrows v. */
 void cc_json_put(struct cc_buf *b, jv v);
+/*
+ * An object written again and again with small changes (a session's
+ * state): the text of its array and object members, and of the arrays'
+ * array and object elements, as last written, so that one that is still
+ * the same value (jv_identical: a value held by a jv cannot change) is
+ * copied rather than written anew.  A history that grew by one entry
+ * costs the new entry.
+ */
+struct cc_json_memo_part {
+	jv v;			/* a copy of the value */
+	size_t at, len;		/* its text in the memo's text */
+	size_t elem, nelem;	/* an array member's elements in elems */
+};
+struct cc_json_memo {
+	struct cc_buf text;	/* the object as last written */
+	struct cc_json_memo_part *parts, *elems;
+	jv keys;		/* the parts' member names, an array */
+	size_t n, nelems;
+};
+/* cc_json_put(b, v), and remember v's parts in m; borrows v. */
+void cc_json_put_memo(struct cc_buf *b, jv v, struct cc_json_memo *m);
+void cc_json_memo_release(struct cc_json_memo *m);
+
+/*
+ * An owned jv string of the NUL-terminated s, shared by every call with
+ * the same text: for member names and the few words a stage sets again
+ * and again.  jv_string() allocates, and an object lookup hashes the
+ * name anew each time; this costs a small table lookup, and the hash is
+ * computed once.  At most a few hundred distinct texts are shared (the
+ * rest are plain jv_string); cc_jv_names_release() frees them.
+ */
+jv cc_jv_name(const char *s);
+void cc_jv_names_release(void);
 
 /*
  * A streaming JSON writer: stages write their value as text, which costs a

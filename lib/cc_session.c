@@ -39,6 +39,7 @@
 struct store {
 	sqlite3 *db;
 	int in_txn, pending;	/* an open write transaction and its writes */
+	int checked;		/* cc_session_state_hold looked in this one */
 	struct timespec since;
 };
 
@@ -50,7 +51,9 @@ struct store {
 struct state {
 	char name[32];
 	struct store st;
-	sqlite3_stmt *get, *put;
+	sqlite3_stmt *get, *put, *version;
+	sqlite3_int64 seen;	/* data_version at the last hold */
+	int known;		/* seen is set */
 };
 
 struct cc_session {
@@ -115,7 +118,7 @@ store_open(struct store *st, const struct cc_config *cfg, const char *name,
 	size_t n = strlen(cfg->state_dir) + strlen(name) + 2;
 	char *path = cc_xmalloc(n), *msg = NULL;
 	sqlite3_stmt *purge = NULL;
-	int rc = -1;
+	int rc = -1, setup;
 
 	snprintf(path, n, "%s/%s", cfg->state_dir, name);
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
@@ -131,7 +134,24 @@ store_open(struct store *st, const struct cc_config *cfg, const char *name,
 	 */
 	sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
 	sqlite3_busy_timeout(st->db, (int)cfg->lock_timeout_ms);
-	if (sqlite3_exec(st->db, schema, NULL, NULL, &msg) != SQLITE_OK) {
+	/*
+	 * Processes that create one store at once: SQLite can answer one
+	 * that sets up the file while another does with SQLITE_BUSY at once,
+	 * without waiting in its busy handler (that could deadlock), and a
+	 * program then went on without memory.  Try again, as long as the
+	 * lock timeout.
+	 */
+	for (long waited = 0;; waited += 10) {
+		struct timespec pause = { 0, 10000000L };
+
+		setup = sqlite3_exec(st->db, schema, NULL, NULL, &msg);
+		if (setup != SQLITE_BUSY || waited >= cfg->lock_timeout_ms)
+			break;
+		sqlite3_free(msg);
+		msg = NULL;
+		nanosleep(&pause, NULL);
+	}
+	if (setup != SQLITE_OK) {
 		snprintf(err, errlen, "'%s': %s", path, msg ? msg : "cannot set up");
 		sqlite3_free(msg);
 		goto done;
@@ -218,6 +238,7 @@ cc_session_close(struct cc_session *s)
 	for (int i = 0; i < s->nstates; i++) {
 		sqlite3_finalize(s->states[i].get);
 		sqlite3_finalize(s->states[i].put);
+		sqlite3_finalize(s->states[i].version);
 		sqlite3_close(s->states[i].st.db);
 	}
 	free(s);
@@ -311,6 +332,7 @@ store_flush(struct cc_session *s, struct store *st)
 	}
 	st->in_txn = 0;
 	st->pending = 0;
+	st->checked = 0;
 	return rc == SQLITE_OK ? 0 : -1;
 }
 
@@ -451,10 +473,15 @@ state_of(struct cc_session *s, const char *name)
 	    "DELETE FROM state WHERE at < ?1", err, sizeof err) < 0 ||
 	    prepare(x->st.db, "SELECT value, at FROM state WHERE session = ?1",
 	    &x->get) != SQLITE_OK ||
-	    prepare(x->st.db, "INSERT OR REPLACE INTO state (session, at, value)"
-	    " VALUES (?1, ?2, ?3)", &x->put) != SQLITE_OK) {
+	    /* in place: a REPLACE gave the row a new rowid, so every write
+	       touched the old row's page, the last page and both indexes */
+	    prepare(x->st.db, "INSERT INTO state (session, at, value)"
+	    " VALUES (?1, ?2, ?3) ON CONFLICT (session) DO UPDATE"
+	    " SET at = excluded.at, value = excluded.value", &x->put) != SQLITE_OK ||
+	    prepare(x->st.db, "PRAGMA data_version", &x->version) != SQLITE_OK) {
 		sqlite3_finalize(x->get);
 		sqlite3_finalize(x->put);
+		sqlite3_finalize(x->version);
 		sqlite3_close(x->st.db);
 		return NULL;
 	}
@@ -506,6 +533,43 @@ cc_session_state_put(struct cc_session *s, const char *session, const char *name
 	if (batch_end(s, &x->st) < 0)
 		rc = SQLITE_ERROR;
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int
+cc_session_state_hold(struct cc_session *s, const char *name)
+{
+	struct state *x = state_of(s, name);
+	sqlite3_int64 v;
+	int changed;
+
+	if (!x)
+		return -1;
+	/* a batch that turns keep open without writing is still a short one */
+	if (x->st.in_txn && elapsed_ns(&x->st.since) >= BATCH_NS &&
+	    store_flush(s, &x->st) < 0)
+		return -1;
+	if (x->st.checked)
+		return 0;	/* held since the last look: nobody else wrote */
+	if (batch_begin(s, &x->st) < 0)
+		return -1;
+	/*
+	 * Under the write lock now, so the version read is the file's last
+	 * and stays so until this batch is committed.  SQLite changes it
+	 * when another connection commits to the file (a checkpoint may
+	 * change it too: that costs the caller a reload, nothing more).
+	 */
+	if (sqlite3_step(x->version) != SQLITE_ROW) {
+		sqlite3_reset(x->version);
+		s->failed = &x->st;
+		return -1;
+	}
+	v = sqlite3_column_int64(x->version, 0);
+	sqlite3_reset(x->version);
+	changed = !x->known || v != x->seen;
+	x->seen = v;
+	x->known = 1;
+	x->st.checked = 1;
+	return changed;
 }
 
 int

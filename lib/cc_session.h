@@ -76,11 +76,30 @@ int cc_session_state_get(struct cc_session *s, const char *session,
 int cc_session_state_put(struct cc_session *s, const char *session,
 	const char *name, const char *json, time_t at);
 /*
+ * For a writer that keeps what it read and wrote of `name` in memory
+ * rather than reading the store again every turn.  Take the write lock of
+ * name's file for the current batch (unless this batch holds it already)
+ * and tell whether any other connection may have written the file since
+ * this one last held it: 1 yes (or the first call), 0 no, -1 a store
+ * error.
+ *
+ * The contract: call it before reading the state of a turn.  After 0,
+ * every value this connection read or wrote of `name` is still the
+ * stored one; after 1, forget them all.  Until the batch is committed
+ * (cc_session_flush, the batch limits above, or the next hold after a
+ * batch's time is up) no other process can write the file, so a read,
+ * a change and its write under one hold lose nobody's write.  After -1
+ * from this or any write call the batch may be rolled back: forget
+ * everything kept.  Costs one PRAGMA data_version per batch.
+ */
+int cc_session_state_hold(struct cc_session *s, const char *name);
+/*
  * Begin the batch of state `name` now rather than at its next put (0, or
  * -1 when the lock is not had within the lock timeout): a get, then a put
  * computed from it, are then one transaction, and no other process's
  * write can fall between them (cc-gate's sessions, which two agents'
- * calls may change at once).  cc_session_flush() ends it.
+ * calls may change at once).  cc_session_flush() ends it.  Unlike a
+ * hold, it does not look at what others wrote.
  */
 int cc_session_state_begin(struct cc_session *s, const char *name);
 

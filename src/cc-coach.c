@@ -220,6 +220,12 @@ cmd_call(const struct cc_config *cfg, const struct opts *o, const char *name,
 	if (o->session) {
 		store = open_store(cfg);
 		jv_free(state);
+		/* read and written under the lock: a stage's turn in between is
+		   neither lost nor undone */
+		if (cc_session_state_hold(store, "coach") < 0 ||
+		    cc_session_state_hold(store, "emotion") < 0)
+			cc_die(CC_EXIT_INTERNAL, "cannot lock the session's state: %s",
+			    cc_session_error(store));
 		if (cc_coach_state_load(store, o->session, &state, err, sizeof err) < 0)
 			cc_die(CC_EXIT_INTERNAL, "%s", err);
 	}
@@ -317,10 +323,19 @@ cmd_report(const struct cc_config *cfg, const struct opts *o)
 /* A domain names a folder under the data directory: nothing that leaves it. */
 /* ---- the stage ---- */
 
+/*
+ * The sessions a stage keeps parsed between turns: a busy service's active
+ * children, each state a few kB (CC_COACH_MAX_SOLVED finished problems at
+ * most), held within a budget of their texts' length.
+ */
+#define KEPT_SESSIONS 4096
+#define KEPT_BYTES (32u << 20)
+
 struct stage {
 	struct cc_config cfg;
 	struct cc_coach_data data;
 	struct cc_session *store;
+	struct cc_coach_states *kept;
 	int store_failed, no_memory;
 };
 
@@ -335,6 +350,8 @@ stage_store(struct stage *st)
 		/* as the other stages: coaching goes on, without memory */
 		cc_warn("session memory unavailable, coaching without it: %s", err);
 		st->store_failed = 1;
+	} else {
+		st->kept = cc_coach_states_new(KEPT_SESSIONS, KEPT_BYTES);
 	}
 	return st->store;
 }
@@ -345,7 +362,9 @@ store_lost(struct stage *st, unsigned long line, const char *why)
 {
 	cc_warn("line %lu: %s; coaching without session memory from here on", line, why);
 	cc_session_close(st->store);
+	cc_coach_states_free(st->kept);
 	st->store = NULL;
+	st->kept = NULL;
 	st->store_failed = 1;
 }
 
@@ -373,7 +392,8 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	const char *session, *q;
 	size_t qlen;
 	jv lang = cc_record_at(rec, "language_detection.detected_language");
-	jv state = jv_object(), before, result;
+	jv state = jv_object(), before;
+	struct cc_coach_recap *recap = NULL;
 
 	if (!(q = cc_record_query(rec, &qlen))) {
 		jv_free(lang);
@@ -383,19 +403,18 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	session = session_of(rec, sid, sizeof sid);
 	if (session && stage_store(st)) {
 		jv_free(state);
-		if (cc_coach_state_load(st->store, session, &state, err, sizeof err) < 0) {
+		/* on failure the turn goes on from {} */
+		if (cc_coach_states_load(st->kept, st->store, session, &state, &recap,
+		    err, sizeof err) < 0)
 			store_lost(st, rec->line, err);
-			state = jv_object();
-		}
 	}
 	before = jv_copy(state);
-	result = cc_coach_turn(&st->data, q, qlen, jv_get_kind(lang) == JV_KIND_STRING &&
-	    strcmp(jv_string_value(lang), "en") == 0 ? "en" : "ja", &state, st->cfg.now);
-	if (session && st->store && cc_coach_state_save(st->store, session, before, state,
-	    st->cfg.now, err, sizeof err) < 0)
+	cc_coach_turn(&st->data, q, qlen, jv_get_kind(lang) == JV_KIND_STRING &&
+	    strcmp(jv_string_value(lang), "en") == 0 ? "en" : "ja", &state, st->cfg.now,
+	    recap, out);
+	if (session && st->store && cc_coach_states_save(st->kept, st->store, session,
+	    before, state, st->cfg.now, err, sizeof err) < 0)
 		store_lost(st, rec->line, err);
-	cc_jw_jv(out, result);
-	jv_free(result);
 	jv_free(before);
 	jv_free(state);
 	jv_free(lang);
@@ -428,10 +447,20 @@ run_stage(const struct opts *o)
 	dom = cc_domain_for_stage(&st.cfg, &stage);
 	if (stage.process)
 		load_data(&st.cfg, &st.data);
+	/*
+	 * Records are handed on, and the sessions' batch committed, whenever
+	 * the input buffer runs out of whole lines: stdio's 4 kB for a file
+	 * or a pipe made that every 15 records.  A read still returns what
+	 * a pipe holds, so a quiet stream waits no longer.
+	 */
+	static char inbuf[1 << 16];
+
+	setvbuf(stdin, inbuf, _IOFBF, sizeof inbuf);
 	status = cc_record_run(&stage, stdin, stdout);
 	if (stage.process)
 		cc_coach_data_release(&st.data);
 	cc_session_close(st.store);
+	cc_coach_states_free(st.kept);
 	cc_domain_free(dom);
 	cc_config_release(&st.cfg);
 	return status;

@@ -15,6 +15,7 @@
 #include <jv.h>
 #include <stddef.h>
 
+#include "cc_json.h"
 #include "coach/cc_lexicon.h"
 
 /* Load answer_request.cues (it must declare both classes); NULL + message. */
@@ -26,5 +27,22 @@ struct cc_lexicon *cc_answer_request_load(const char *path, char *err, size_t er
  * of that class, 1.0 for none (as the original's keyword detector).
  */
 jv cc_answer_request_detect(struct cc_lexicon *lex, const char *text, size_t len);
+
+/*
+ * The same, as plain data for a stage that writes it (cc-coach's turn):
+ * scan into r (zero it first; reuse it; cc_answer_request_release frees
+ * it), then write the object detect would give.  The phrases point into
+ * text or the lexicon's folded text: valid until the next scan.
+ */
+struct cc_answer_request {
+	const char *type;		/* "explicit", "implicit" or "none" */
+	double confidence;
+	struct { const char *s; size_t len; } *phrase;
+	size_t n, cap;
+};
+void cc_answer_request_scan(struct cc_lexicon *lex, const char *text, size_t len,
+	struct cc_answer_request *r);
+void cc_answer_request_write(const struct cc_answer_request *r, struct cc_jw *w);
+void cc_answer_request_release(struct cc_answer_request *r);
 
 #endif

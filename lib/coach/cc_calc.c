@@ -58,6 +58,20 @@ cc_calc_format(double v, char buf[CC_CALC_NUMLEN])
 		strcpy(buf, "0");
 		return buf;
 	}
+	if (v == trunc(v) && fabs(v) < 1e15) {
+		/* what "%.0f" writes, without printf: every answer is one */
+		char tmp[24], *p = tmp + sizeof tmp;
+		unsigned long long u = (unsigned long long)fabs(v);
+
+		*--p = '\0';
+		do
+			*--p = (char)('0' + u % 10);
+		while (u /= 10);
+		if (v < 0)
+			*--p = '-';
+		memcpy(buf, p, (size_t)(tmp + sizeof tmp - p));
+		return buf;
+	}
 	old = uselocale(c_locale());
 	if (v == trunc(v)) {
 		snprintf(buf, CC_CALC_NUMLEN, "%.0f", v);
@@ -766,15 +780,15 @@ cc_calc_verify(const struct cc_texts *hints, jv args)
 
 	mname = c.status == CC_CALC_OK ? cc_calc_mistake_name(c.mistake) : NULL;
 	r = jv_object();
-	r = jv_object_set(r, jv_string("correct_answer"), jv_string(c.correct_answer));
-	r = jv_object_set(r, jv_string("is_correct"), jv_bool(c.is_correct));
-	r = jv_object_set(r, jv_string("error_type"),
-	    c.status != CC_CALC_OK ? jv_string("invalid_expression") :
-	    c.is_correct ? jv_null() : jv_string("calculation"));
-	r = jv_object_set(r, jv_string("hint"), c.is_correct ? jv_string("") :
+	r = jv_object_set(r, cc_jv_name("correct_answer"), jv_string(c.correct_answer));
+	r = jv_object_set(r, cc_jv_name("is_correct"), jv_bool(c.is_correct));
+	r = jv_object_set(r, cc_jv_name("error_type"),
+	    c.status != CC_CALC_OK ? cc_jv_name("invalid_expression") :
+	    c.is_correct ? jv_null() : cc_jv_name("calculation"));
+	r = jv_object_set(r, cc_jv_name("hint"), c.is_correct ? cc_jv_name("") :
 	    hint_text(hints, &c, hint_grade(g), lbuf));
-	r = jv_object_set(r, jv_string("mistake"), mname ? jv_string(mname) : jv_null());
-	r = jv_object_set(r, jv_string("remainder_form"),
+	r = jv_object_set(r, cc_jv_name("mistake"), mname ? jv_string(mname) : jv_null());
+	r = jv_object_set(r, cc_jv_name("remainder_form"),
 	    c.remainder_form[0] ? jv_string(c.remainder_form) : jv_null());
 	jv_free(expr);
 	jv_free(answer);

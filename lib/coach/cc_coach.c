@@ -101,6 +101,7 @@ cc_coach_data_release(struct cc_coach_data *d)
 		free(d->achievements[i].id);
 	free(d->achievements);
 	memset(d, 0, sizeof *d);
+	cc_jv_names_release();	/* the tools' names, shared while they ran */
 }
 
 
@@ -120,7 +121,7 @@ cc_coach_update_emotion(const struct cc_coach_data *d, jv args, jv *state,
     time_t now)
 {
 	jv emo = jv_get_kind(*state) == JV_KIND_OBJECT ?
-	    jv_object_get(jv_copy(*state), jv_string("emotion")) : jv_invalid();
+	    jv_object_get(jv_copy(*state), cc_jv_name("emotion")) : jv_invalid();
 	jv result;
 
 	(void)d;
@@ -131,7 +132,7 @@ cc_coach_update_emotion(const struct cc_coach_data *d, jv args, jv *state,
 	result = cc_emotion_update(args, &emo, now);
 	/* an error leaves the state as it was */
 	if (!cc_coach_is_error(result) && jv_get_kind(*state) == JV_KIND_OBJECT)
-		*state = jv_object_set(*state, jv_string("emotion"), emo);
+		*state = jv_object_set(*state, cc_jv_name("emotion"), emo);
 	else
 		jv_free(emo);
 	return result;
@@ -153,7 +154,7 @@ cc_coach_is_error(jv result)
 {
 	if (jv_get_kind(result) != JV_KIND_OBJECT)
 		return 1;
-	jv e = jv_object_get(jv_copy(result), jv_string("error"));
+	jv e = jv_object_get(jv_copy(result), cc_jv_name("error"));
 	int is = jv_is_valid(e);
 
 	jv_free(e);
@@ -169,7 +170,7 @@ cc_coach_error(const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
-	return jv_object_set(jv_object(), jv_string("error"), jv_string(msg));
+	return jv_object_set(jv_object(), cc_jv_name("error"), jv_string(msg));
 }
 
 static int problem_id(jv v, char *buf, size_t len);
@@ -185,7 +186,7 @@ cc_coach_get_int(jv obj, const char *key, long long lo, long long hi,
 
 	if (jv_get_kind(obj) != JV_KIND_OBJECT)
 		return def;
-	v = jv_object_get(jv_copy(obj), jv_string(key));
+	v = jv_object_get(jv_copy(obj), cc_jv_name(key));
 	if (jv_get_kind(v) != JV_KIND_NUMBER) {
 		jv_free(v);
 		return def;
@@ -210,7 +211,7 @@ cc_coach_get_str(jv obj, const char *key)
 
 	if (jv_get_kind(obj) != JV_KIND_OBJECT)
 		return NULL;
-	v = jv_object_get(jv_copy(obj), jv_string(key));
+	v = jv_object_get(jv_copy(obj), cc_jv_name(key));
 	if (jv_get_kind(v) != JV_KIND_STRING) {
 		jv_free(v);
 		return NULL;
@@ -258,7 +259,7 @@ member(jv args, const char *key)
 
 	if (jv_get_kind(args) != JV_KIND_OBJECT)
 		return jv_invalid();
-	v = jv_object_get(jv_copy(args), jv_string(key));
+	v = jv_object_get(jv_copy(args), cc_jv_name(key));
 	if (jv_get_kind(v) == JV_KIND_NULL) {
 		jv_free(v);
 		return jv_invalid();
@@ -363,7 +364,7 @@ cc_coach_text(const struct cc_texts *t, const char *key, const char *lang,
 	jv s;
 
 	if (!tmpl)
-		return jv_string("");
+		return cc_jv_name("");
 	cc_texts_fill(&b, tmpl, vars);
 	s = jv_string_sized(b.data ? b.data : "", (int)b.len);
 	cc_buf_release(&b);
@@ -416,12 +417,12 @@ cc_coach_state_load(struct cc_session *s, const char *session, jv *state,
 	if (jv_get_kind(coach) == JV_KIND_OBJECT) {
 		jv_free(*state);
 		/* an emotion kept in the coach's own state by hand is not shown */
-		*state = jv_object_delete(coach, jv_string("emotion"));
+		*state = jv_object_delete(coach, cc_jv_name("emotion"));
 	} else {
 		jv_free(coach);
 	}
 	if (jv_get_kind(emotion) == JV_KIND_OBJECT)
-		*state = jv_object_set(*state, jv_string("emotion"), emotion);
+		*state = jv_object_set(*state, cc_jv_name("emotion"), emotion);
 	else
 		jv_free(emotion);
 	return 0;
@@ -434,8 +435,8 @@ part_of(jv state, const char *name)
 	if (jv_get_kind(state) != JV_KIND_OBJECT)
 		return jv_null();
 	if (strcmp(name, "emotion") == 0)
-		return jv_object_get(jv_copy(state), jv_string("emotion"));
-	return jv_object_delete(jv_copy(state), jv_string("emotion"));
+		return jv_object_get(jv_copy(state), cc_jv_name("emotion"));
+	return jv_object_delete(jv_copy(state), cc_jv_name("emotion"));
 }
 
 static int
@@ -493,8 +494,8 @@ cc_coach_state_touch(jv *state, time_t now)
 	time_t start = cc_coach_get_time(st, "work_started_at");
 
 	if (!start || !last || now - last >= CC_COACH_BREAK_SECONDS || now < start)
-		st = jv_object_set(st, jv_string("work_started_at"), cc_coach_time_jv(now));
-	*state = jv_object_set(st, jv_string("last_activity_at"), cc_coach_time_jv(now));
+		st = jv_object_set(st, cc_jv_name("work_started_at"), cc_coach_time_jv(now));
+	*state = jv_object_set(st, cc_jv_name("last_activity_at"), cc_coach_time_jv(now));
 }
 
 long
@@ -546,35 +547,35 @@ cc_coach_state_set_problem(jv *state, jv problem, time_t now)
 
 	if (jv_get_kind(problem) != JV_KIND_OBJECT)
 		return -1;
-	idv = jv_object_get(jv_copy(problem), jv_string("id"));
+	idv = jv_object_get(jv_copy(problem), cc_jv_name("id"));
 	if (problem_id(idv, id, sizeof id) < 0) {
 		jv_free(idv);
 		return -1;
 	}
 	jv_free(idv);
 	st = as_object(*state);
-	cur = jv_object_get(jv_copy(st), jv_string("problem"));
+	cur = jv_object_get(jv_copy(st), cc_jv_name("problem"));
 	cur_id = cc_coach_get_str(cur, "id");
 	is_new = !cur_id || strcmp(cur_id, id) != 0;
 	if (is_new) {
 		jv_free(cur);
 		cur = jv_object();
-		cur = jv_object_set(cur, jv_string("id"), jv_string(id));
-		cur = jv_object_set(cur, jv_string("started_at"), cc_coach_time_jv(now));
-		cur = jv_object_set(cur, jv_string("stumbles"), jv_number(0));
-		cur = jv_object_set(cur, jv_string("hints_used"), jv_number(0));
+		cur = jv_object_set(cur, cc_jv_name("id"), jv_string(id));
+		cur = jv_object_set(cur, cc_jv_name("started_at"), cc_coach_time_jv(now));
+		cur = jv_object_set(cur, cc_jv_name("stumbles"), jv_number(0));
+		cur = jv_object_set(cur, cc_jv_name("hints_used"), jv_number(0));
 		/* the seed's levels are per problem: a new one starts with none */
-		st = jv_object_set(st, jv_string("hint_level"), jv_number(0));
+		st = jv_object_set(st, cc_jv_name("hint_level"), jv_number(0));
 	}
 	for (int i = 0; problem_fields[i]; i++) {
-		jv v = jv_object_get(jv_copy(problem), jv_string(problem_fields[i]));
+		jv v = jv_object_get(jv_copy(problem), cc_jv_name(problem_fields[i]));
 
 		if (jv_get_kind(v) == JV_KIND_STRING)
-			cur = jv_object_set(cur, jv_string(problem_fields[i]), v);
+			cur = jv_object_set(cur, cc_jv_name(problem_fields[i]), v);
 		else
 			jv_free(v);
 	}
-	*state = jv_object_set(st, jv_string("problem"), cur);
+	*state = jv_object_set(st, cc_jv_name("problem"), cur);
 	return is_new;
 }
 
@@ -584,15 +585,15 @@ cc_coach_state_stumble(jv *state, time_t now)
 	jv st = as_object(*state), cur;
 	long long n;
 
-	cur = jv_object_get(jv_copy(st), jv_string("problem"));
+	cur = jv_object_get(jv_copy(st), cc_jv_name("problem"));
 	if (jv_get_kind(cur) != JV_KIND_OBJECT) {
 		jv_free(cur);
 		*state = st;
 		return 0;
 	}
 	n = cc_coach_get_int(cur, "stumbles", 0, 1000000, 0) + 1;
-	cur = jv_object_set(cur, jv_string("stumbles"), jv_number((double)n));
-	cur = jv_object_set(cur, jv_string("last_stumble_at"), cc_coach_time_jv(now));
-	*state = jv_object_set(st, jv_string("problem"), cur);
+	cur = jv_object_set(cur, cc_jv_name("stumbles"), jv_number((double)n));
+	cur = jv_object_set(cur, cc_jv_name("last_stumble_at"), cc_coach_time_jv(now));
+	*state = jv_object_set(st, cc_jv_name("problem"), cur);
 	return (int)n;
 }

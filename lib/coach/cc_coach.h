@@ -90,6 +90,45 @@ cc_coach_tool_fn cc_coach_check_curriculum;
    time_spent_seconds) */
 cc_coach_tool_fn cc_coach_record_progress;
 /*
+ * manage_hint and record_progress as the stage's turn calls them, without
+ * building and reading their arguments: the result and the state of
+ * {"action": advance ? "advance" : "get_current", "problem_id": pid,
+ * "lang": lang} and of {"problem_id": pid, "outcome": outcome, "lang":
+ * lang} (pid NULL: no problem_id).
+ */
+jv cc_coach_hint_step_jv(const struct cc_coach_data *d, int advance,
+	const char *pid, const char *lang, jv *state, time_t now);
+/*
+ * The hint step for a stage that writes the result: 0 with *h filled
+ * (cc_coach_hint_write writes the tool's result object from it;
+ * cc_coach_hint_release frees it), or -1 where the tool gives an error
+ * (nothing changed, nothing to release).
+ */
+struct cc_coach_hint {
+	long long level, total;
+	jv template, problem_id;	/* owned: a string; a string or null */
+};
+int cc_coach_hint_step(const struct cc_coach_data *d, int advance, const char *pid,
+	const char *lang, jv *state, time_t now, struct cc_coach_hint *h);
+void cc_coach_hint_write(const struct cc_coach_hint *h, struct cc_jw *w);
+void cc_coach_hint_release(struct cc_coach_hint *h);
+jv cc_coach_progress_step_jv(const struct cc_coach_data *d, const char *outcome,
+	const char *pid, const char *lang, jv *state, time_t now);
+/*
+ * The progress step for a stage that writes the result, as the hint
+ * step: 0 with *p filled (NULL: the result is not wanted, only the
+ * state), or -1 where the tool gives an error.
+ */
+struct cc_coach_progress {
+	long long points, total, streak;
+	jv message, news;	/* owned: the encouragement, the new achievements */
+};
+int cc_coach_progress_step(const struct cc_coach_data *d, const char *outcome,
+	const char *pid, const char *lang, jv *state, time_t now,
+	struct cc_coach_progress *p);
+void cc_coach_progress_write(const struct cc_coach_progress *p, struct cc_jw *w);
+void cc_coach_progress_release(struct cc_coach_progress *p);
+/*
  * The other modules' tools in the same shape: calculate_and_verify
  * (cc_calc, stateless), update_emotion (cc_emotion, on the state's
  * "emotion"), analyze_homework_image (cc_image, stateless).
@@ -99,15 +138,33 @@ cc_coach_tool_fn cc_coach_update_emotion;
 cc_coach_tool_fn cc_coach_analyze_homework_image;
 
 /*
+ * What a turn keeps of a session for the next (the stage keeps one per
+ * session): today's finished problems counted in the history they were
+ * counted in, so that a history of hundreds is not read every turn, and
+ * the answers of the problem's expression that no reply may state.
+ * Zero it (solved = jv_invalid()) to start; cc_coach_recap_release frees it.
+ */
+struct cc_coach_recap {
+	jv solved;		/* a copy of the history counted, or invalid */
+	time_t start;		/* the local midnight counted from */
+	int count;
+	char *expr;		/* the expression whose answers these are, or NULL */
+	char *answer, *remainder;	/* cc_calc_check's, "" when none */
+};
+void cc_coach_recap_release(struct cc_coach_recap *r);
+
+/*
  * One turn of the cc-coach stage (cc_coach_turn.c): what the child's
  * text[0..len) was (a new problem, an answer, a request for the answer,
  * being stuck), what it did to the session's *state (replaced), and the
- * stage's record member: {event, said, problem, check, hint, progress,
- * answer_request, hint_level, stumbles, working_minutes, total_points,
- * streak, forbid}, owned.  lang is the reply language, "ja" or "en".
+ * stage's record member, written to out: {event, said, problem, check,
+ * hint, progress, answer_request, hint_level, stumbles, working_minutes,
+ * total_points, streak, solved_today, forbid}.  lang is the reply
+ * language, "ja" or "en"; recap is the session's (NULL: none kept).
  */
-jv cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
-	const char *lang, jv *state, time_t now);
+void cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
+	const char *lang, jv *state, time_t now, struct cc_coach_recap *recap,
+	struct cc_jw *out);
 
 /* 1 if the result (borrows) is an error result. */
 int cc_coach_is_error(jv result);
@@ -132,6 +189,37 @@ int cc_coach_state_load(struct cc_session *s, const char *session, jv *state,
  */
 int cc_coach_state_save(struct cc_session *s, const char *session, jv before,
 	jv state, time_t now, char *err, size_t errlen);
+
+/*
+ * The cc-coach stage's sessions, kept parsed between turns
+ * (cc_coach_states.c): at most max sessions and max_size bytes of their
+ * JSON texts, the least recently used given up first, and all of them
+ * whenever another process has written the coach's state file
+ * (cc_session_state_hold's contract).  Only the "coach" part: a turn
+ * neither reads nor writes "emotion".
+ */
+struct cc_coach_states;
+struct cc_coach_states *cc_coach_states_new(size_t max, size_t max_size);
+void cc_coach_states_free(struct cc_coach_states *c);
+/*
+ * The session's coach state ({} when none), owned, as cc_coach_state_load
+ * gives it but for "emotion"; this takes the coach state file's write lock
+ * for the current batch (a read, a change and its write under one lock).
+ * *recap is the session's, for cc_coach_turn (valid until the next call
+ * with c; NULL when the session is not kept).  0, or -1 with err set,
+ * *state {} and *recap NULL; after -1 nothing is kept.
+ */
+int cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
+	const char *session, jv *state, struct cc_coach_recap **recap, char *err,
+	size_t errlen);
+/*
+ * Store state (borrows) if it differs from before (borrows; what load
+ * gave), and keep it.  Committed with the store's batch (cc_session_flush),
+ * not at once.  0, or -1 with err set; after -1 nothing is kept.
+ */
+int cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
+	const char *session, jv before, jv state, time_t now, char *err,
+	size_t errlen);
 
 /*
  * The child did something at `now`: last_activity_at moves, and after a

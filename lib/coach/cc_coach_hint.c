@@ -27,7 +27,7 @@ hint_template(const struct cc_coach_data *d, jv problem, int level,
 	char key[200];
 
 	if (level <= 0)
-		return jv_string("");
+		return cc_jv_name("");
 	if (subject && topic && d->curriculum)
 		topic = cc_curriculum_canonical(d->curriculum, subject, topic);
 	if (subject && topic) {
@@ -44,15 +44,156 @@ hint_template(const struct cc_coach_data *d, jv problem, int level,
 	return cc_coach_text(d->hints, key, lang, NULL);
 }
 
+static const char *const extra[] = { "subject", "topic", "expression", "text", NULL };
+
+/* 1 if state.problem is an object whose id is pid; borrows state. */
+static int
+is_current(jv state, const char *pid)
+{
+	jv p = jv_object_get(jv_copy(state), cc_jv_name("problem"));
+	const char *id = cc_coach_get_str(p, "id");
+	int same = id && strcmp(id, pid) == 0;
+
+	jv_free(p);
+	return same;
+}
+
+/*
+ * manage_hint once its arguments are read: a valid action, pid ("" for
+ * none), the problem's other fields from args (borrows; none when it is
+ * no object) and lang.
+ */
+static void
+hint_do(const struct cc_coach_data *d, const char *action, const char *pid,
+    jv args, const char *lang, jv *state, time_t now, struct cc_coach_hint *h)
+{
+	const char *s;
+	jv st, problem;
+	long long level, total;
+	int changed = 0;
+
+	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
+	if (*pid) {
+		/* a problem_id other than the current one starts a new problem */
+		jv p = jv_object_set(jv_object(), cc_jv_name("id"), jv_string(pid));
+		int fields = 0;
+
+		for (int i = 0; extra[i] && jv_get_kind(args) == JV_KIND_OBJECT; i++) {
+			jv v = jv_object_get(jv_copy(args), cc_jv_name(extra[i]));
+
+			if (jv_get_kind(v) == JV_KIND_STRING) {
+				p = jv_object_set(p, cc_jv_name(extra[i]), v);
+				fields = 1;
+			} else {
+				jv_free(v);
+			}
+		}
+		/* the current problem named alone (every turn does) changes nothing */
+		if (fields || !is_current(st, pid)) {
+			jv before = jv_copy(st);
+
+			cc_coach_state_set_problem(&st, p, now);
+			changed = !jv_equal(before, jv_copy(st));
+		}
+		jv_free(p);
+	}
+	/* a level set by hand out of range is read as the nearest level */
+	level = cc_coach_get_int(st, "hint_level", 0, CC_COACH_MAX_HINT_LEVEL, 0);
+	total = cc_coach_get_int(st, "hints_used_total", 0, 1000000000, 0);
+	if (strcmp(action, "advance") == 0 && level < CC_COACH_MAX_HINT_LEVEL) {
+		level++;
+		total++;
+		st = jv_object_set(st, cc_jv_name("hint_level"), jv_number((double)level));
+		st = jv_object_set(st, cc_jv_name("hints_used_total"), jv_number((double)total));
+		problem = jv_object_get(jv_copy(st), cc_jv_name("problem"));
+		if (jv_get_kind(problem) == JV_KIND_OBJECT) {
+			long long n = cc_coach_get_int(problem, "hints_used", 0,
+			    1000000, 0) + 1;
+
+			problem = jv_object_set(problem, cc_jv_name("hints_used"),
+			    jv_number((double)n));
+			st = jv_object_set(st, cc_jv_name("problem"), problem);
+		} else {
+			jv_free(problem);
+		}
+		changed = 1;
+	} else if (strcmp(action, "reset") == 0) {
+		level = 0;
+		st = jv_object_set(st, cc_jv_name("hint_level"), jv_number(0));
+		changed = 1;
+	}
+
+	problem = jv_object_get(jv_copy(st), cc_jv_name("problem"));
+	h->level = level;
+	h->total = total;
+	h->template = hint_template(d, problem, (int)level, lang);
+	s = cc_coach_get_str(problem, "id");
+	h->problem_id = s ? jv_string(s) : jv_null();
+	jv_free(problem);
+
+	if (changed) {
+		cc_coach_state_touch(&st, now);
+		jv_free(*state);
+		*state = st;
+	} else {
+		jv_free(st);
+	}
+}
+
+/* The tool's result object of a hint; consumes it. */
+static jv
+hint_result(struct cc_coach_hint *h)
+{
+	jv result = jv_object();
+
+	result = jv_object_set(result, cc_jv_name("current_level"), jv_number((double)h->level));
+	result = jv_object_set(result, cc_jv_name("max_level"),
+	    jv_number(CC_COACH_MAX_HINT_LEVEL));
+	result = jv_object_set(result, cc_jv_name("hint_template"), h->template);
+	result = jv_object_set(result, cc_jv_name("can_advance"),
+	    jv_bool(h->level < CC_COACH_MAX_HINT_LEVEL));
+	result = jv_object_set(result, cc_jv_name("hints_used_total"),
+	    jv_number((double)h->total));
+	result = jv_object_set(result, cc_jv_name("problem_id"), h->problem_id);
+	h->template = h->problem_id = jv_invalid();
+	return result;
+}
+
+void
+cc_coach_hint_write(const struct cc_coach_hint *h, struct cc_jw *w)
+{
+	cc_jw_object(w);
+	cc_jw_key(w, "current_level");
+	cc_jw_num(w, (double)h->level);
+	cc_jw_key(w, "max_level");
+	cc_jw_num(w, CC_COACH_MAX_HINT_LEVEL);
+	cc_jw_key(w, "hint_template");
+	cc_jw_jv(w, h->template);
+	cc_jw_key(w, "can_advance");
+	cc_jw_bool(w, h->level < CC_COACH_MAX_HINT_LEVEL);
+	cc_jw_key(w, "hints_used_total");
+	cc_jw_num(w, (double)h->total);
+	cc_jw_key(w, "problem_id");
+	cc_jw_jv(w, h->problem_id);
+	cc_jw_end(w);
+}
+
+void
+cc_coach_hint_release(struct cc_coach_hint *h)
+{
+	jv_free(h->template);
+	jv_free(h->problem_id);
+	h->template = h->problem_id = jv_invalid();
+}
+
 jv
 cc_coach_manage_hint(const struct cc_coach_data *d, jv args, jv *state, time_t now)
 {
-	static const char *const extra[] = { "subject", "topic", "expression", "text", NULL };
+	struct cc_coach_hint h;
 	const char *action, *lang, *s;
 	char pid[256], sid[256];
-	jv err = jv_invalid(), st, problem, result;
-	long long level, total;
-	int rc, changed = 0;
+	jv err = jv_invalid();
+	int rc;
 
 	if (jv_get_kind(args) != JV_KIND_OBJECT)
 		return cc_coach_error("the arguments must be a JSON object");
@@ -69,71 +210,33 @@ cc_coach_manage_hint(const struct cc_coach_data *d, jv args, jv *state, time_t n
 	if (strcmp(action, "get_current") != 0 && strcmp(action, "advance") != 0 &&
 	    strcmp(action, "reset") != 0)
 		return cc_coach_error("Unknown action: %s", action);
+	hint_do(d, action, pid, args, lang, state, now, &h);
+	return hint_result(&h);
+}
 
-	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
-	if (*pid) {
-		/* a problem_id other than the current one starts a new problem */
-		jv p = jv_object_set(jv_object(), jv_string("id"), jv_string(pid));
-		jv before = jv_copy(st);
+int
+cc_coach_hint_step(const struct cc_coach_data *d, int advance, const char *pid,
+    const char *lang, jv *state, time_t now, struct cc_coach_hint *h)
+{
+	size_t n = pid ? strlen(pid) : 0;
 
-		for (int i = 0; extra[i]; i++) {
-			jv v = jv_object_get(jv_copy(args), jv_string(extra[i]));
+	h->template = h->problem_id = jv_invalid();
+	/* what cc_coach_arg_id refuses (the tool's error, nothing changed) */
+	if (pid && (n == 0 || n > 200))
+		return -1;
+	hint_do(d, advance ? "advance" : "get_current", pid ? pid : "", jv_null(),
+	    lang, state, now, h);
+	return 0;
+}
 
-			if (jv_get_kind(v) == JV_KIND_STRING)
-				p = jv_object_set(p, jv_string(extra[i]), v);
-			else
-				jv_free(v);
-		}
-		cc_coach_state_set_problem(&st, p, now);
-		changed = !jv_equal(before, jv_copy(st));
-		jv_free(p);
-	}
-	/* a level set by hand out of range is read as the nearest level */
-	level = cc_coach_get_int(st, "hint_level", 0, CC_COACH_MAX_HINT_LEVEL, 0);
-	total = cc_coach_get_int(st, "hints_used_total", 0, 1000000000, 0);
-	if (strcmp(action, "advance") == 0 && level < CC_COACH_MAX_HINT_LEVEL) {
-		level++;
-		total++;
-		st = jv_object_set(st, jv_string("hint_level"), jv_number((double)level));
-		st = jv_object_set(st, jv_string("hints_used_total"), jv_number((double)total));
-		problem = jv_object_get(jv_copy(st), jv_string("problem"));
-		if (jv_get_kind(problem) == JV_KIND_OBJECT) {
-			long long n = cc_coach_get_int(problem, "hints_used", 0,
-			    1000000, 0) + 1;
+jv
+cc_coach_hint_step_jv(const struct cc_coach_data *d, int advance, const char *pid,
+    const char *lang, jv *state, time_t now)
+{
+	struct cc_coach_hint h;
 
-			problem = jv_object_set(problem, jv_string("hints_used"),
-			    jv_number((double)n));
-			st = jv_object_set(st, jv_string("problem"), problem);
-		} else {
-			jv_free(problem);
-		}
-		changed = 1;
-	} else if (strcmp(action, "reset") == 0) {
-		level = 0;
-		st = jv_object_set(st, jv_string("hint_level"), jv_number(0));
-		changed = 1;
-	}
-
-	problem = jv_object_get(jv_copy(st), jv_string("problem"));
-	result = jv_object();
-	result = jv_object_set(result, jv_string("current_level"), jv_number((double)level));
-	result = jv_object_set(result, jv_string("max_level"),
-	    jv_number(CC_COACH_MAX_HINT_LEVEL));
-	result = jv_object_set(result, jv_string("hint_template"),
-	    hint_template(d, problem, (int)level, lang));
-	result = jv_object_set(result, jv_string("can_advance"),
-	    jv_bool(level < CC_COACH_MAX_HINT_LEVEL));
-	result = jv_object_set(result, jv_string("hints_used_total"), jv_number((double)total));
-	s = cc_coach_get_str(problem, "id");
-	result = jv_object_set(result, jv_string("problem_id"), s ? jv_string(s) : jv_null());
-	jv_free(problem);
-
-	if (changed) {
-		cc_coach_state_touch(&st, now);
-		jv_free(*state);
-		*state = st;
-	} else {
-		jv_free(st);
-	}
-	return result;
+	if (cc_coach_hint_step(d, advance, pid, lang, state, now, &h) < 0)
+		return cc_coach_error("problem_id must be a non-empty string of at most "
+		    "200 bytes or an integer");
+	return hint_result(&h);
 }

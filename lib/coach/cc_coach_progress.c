@@ -137,7 +137,7 @@ cc_coach_achievements_load(const char *path, struct cc_coach_achievement **out,
 static long long
 count(jv state, const char *key)
 {
-	jv counts = jv_object_get(jv_copy(state), jv_string("counts"));
+	jv counts = jv_object_get(jv_copy(state), cc_jv_name("counts"));
 	long long n = cc_coach_get_int(counts, key, 0, 1000000000, 0);
 
 	jv_free(counts);
@@ -182,53 +182,61 @@ bump(jv counts, const char *key)
 
 	if (n < 1000000000)
 		n++;
-	return jv_object_set(counts, jv_string(key), jv_number((double)n));
+	return jv_object_set(counts, cc_jv_name(key), jv_number((double)n));
 }
 
-/* 1 if the achievement id is among the state's unlocked ones. */
+/* 1 if id is among the n ids of the state's unlocked achievements. */
 static int
-unlocked(jv list, const char *id)
+unlocked(const char *const *ids, size_t n, const char *id)
 {
-	int found = 0;
-
-	if (jv_get_kind(list) != JV_KIND_ARRAY)
-		return 0;
-	jv_array_foreach(list, i, a) {
-		const char *s = jv_get_kind(a) == JV_KIND_STRING ? jv_string_value(a) :
-		    cc_coach_get_str(a, "id");
-
-		if (s && strcmp(s, id) == 0)
-			found = 1;
-		jv_free(a);
-	}
-	return found;
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(ids[i], id) == 0)
+			return 1;
+	return 0;
 }
 
 /* Unlock what the state now reaches; the new ones as [{id, title}]. */
 static jv
 unlock(const struct cc_coach_data *d, jv *state, time_t now, const char *lang)
 {
-	jv list = jv_object_get(jv_copy(*state), jv_string("achievements")), news = jv_array();
+	jv list = jv_object_get(jv_copy(*state), cc_jv_name("achievements")), news = jv_array();
+	jv held;
+	const char **ids;
+	size_t n = 0;
 	char key[160];
 
 	if (jv_get_kind(list) != JV_KIND_ARRAY) {
 		jv_free(list);
 		list = jv_array();
 	}
+	/* the ids unlocked before, read once (held keeps their strings) */
+	held = jv_copy(list);
+	ids = cc_xmalloc(((size_t)jv_array_length(jv_copy(held)) + 1) * sizeof *ids);
+	jv_array_foreach(held, i, a) {
+		const char *s = jv_get_kind(a) == JV_KIND_STRING ? jv_string_value(a) :
+		    cc_coach_get_str(a, "id");
+
+		if (s)
+			ids[n++] = s;
+		jv_free(a);
+	}
 	for (size_t i = 0; i < d->nachievements; i++) {
 		const struct cc_coach_achievement *a = &d->achievements[i];
 
-		if (unlocked(list, a->id) ||
+		/* (the ids are unique: one unlocked here is never asked again) */
+		if (unlocked(ids, n, a->id) ||
 		    cc_coach_metric_value(a->metric, *state) < a->threshold)
 			continue;
 		list = jv_array_append(list, jv_object_set(jv_object_set(jv_object(),
-		    jv_string("id"), jv_string(a->id)), jv_string("at"), cc_coach_time_jv(now)));
+		    cc_jv_name("id"), jv_string(a->id)), cc_jv_name("at"), cc_coach_time_jv(now)));
 		snprintf(key, sizeof key, "achievement.%s", a->id);
 		news = jv_array_append(news, jv_object_set(jv_object_set(jv_object(),
-		    jv_string("id"), jv_string(a->id)), jv_string("title"),
+		    cc_jv_name("id"), jv_string(a->id)), cc_jv_name("title"),
 		    cc_coach_text(d->texts, key, lang, NULL)));
 	}
-	*state = jv_object_set(*state, jv_string("achievements"), list);
+	free(ids);
+	jv_free(held);
+	*state = jv_object_set(*state, cc_jv_name("achievements"), list);
 	return news;
 }
 
@@ -253,7 +261,7 @@ encouragement(const struct cc_coach_data *d, const char *outcome, long long stre
 		msg = with;
 	}
 	if (jv_array_length(jv_copy(news)) > 0) {
-		jv title = jv_object_get(jv_array_get(jv_copy(news), 0), jv_string("title"));
+		jv title = jv_object_get(jv_array_get(jv_copy(news), 0), cc_jv_name("title"));
 		struct cc_var v[] = { { "message", jv_string_value(msg), 0 },
 			{ "title", jv_string_value(title), 0 }, { NULL, NULL, 0 } };
 		jv with = cc_coach_text(d->texts, "praise.with_achievement", lang, v);
@@ -271,20 +279,26 @@ copy_str(jv to, jv from, const char *key)
 {
 	const char *s = cc_coach_get_str(from, key);
 
-	return s ? jv_object_set(to, jv_string(key), jv_string(s)) : to;
+	return s ? jv_object_set(to, cc_jv_name(key), jv_string(s)) : to;
 }
+
+static const char *const extra[] = { "subject", "topic", "expression", "text", NULL };
+
+static void progress_do(const struct cc_coach_data *d, int o, const char *pid,
+	int has_hints, double hints_arg, int has_secs, double secs_arg, jv args,
+	const char *lang, jv *state, time_t now, struct cc_coach_progress *p, int want);
+static jv progress_result(struct cc_coach_progress *p);
 
 jv
 cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
     time_t now)
 {
-	static const char *const extra[] = { "subject", "topic", "expression", "text", NULL };
+	struct cc_coach_progress p;
 	const char *outcome, *lang, *s;
 	char pid[256], ignored[256];
 	double hints_arg = 0, secs_arg = 0;
 	int has_hints, has_secs, rc, o;
-	jv err = jv_invalid(), st, problem, counts, entry, solved, news, result;
-	long long points, total, streak, best, hints, stumbles;
+	jv err = jv_invalid();
 
 	if (jv_get_kind(args) != JV_KIND_OBJECT)
 		return cc_coach_error("the arguments must be a JSON object");
@@ -302,7 +316,7 @@ cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
 	if (rc < 0) {
 		/* the original's message, whatever the type */
 		struct cc_buf b = {0};
-		jv v = jv_object_get(jv_copy(args), jv_string("outcome"));
+		jv v = jv_object_get(jv_copy(args), cc_jv_name("outcome"));
 
 		jv_free(err);
 		cc_json_put(&b, v);
@@ -318,14 +332,71 @@ cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
 			break;
 	if (o == (int)NOUTCOMES)
 		return cc_coach_error("Unknown outcome: %.200s", outcome);
+	progress_do(d, o, pid, has_hints, hints_arg, has_secs, secs_arg, args, lang,
+	    state, now, &p, 1);
+	return progress_result(&p);
+}
+
+int
+cc_coach_progress_step(const struct cc_coach_data *d, const char *outcome,
+    const char *pid, const char *lang, jv *state, time_t now,
+    struct cc_coach_progress *p)
+{
+	struct cc_coach_progress none;
+	size_t n = pid ? strlen(pid) : 0;
+	int o;
+
+	if (p)
+		p->message = p->news = jv_invalid();
+	for (o = 0; o < (int)NOUTCOMES; o++)
+		if (strcmp(outcome, outcomes[o].name) == 0)
+			break;
+	/* what cc_coach_arg_id refuses (the tool's error, nothing changed) */
+	if ((pid && (n == 0 || n > 200)) || o == (int)NOUTCOMES)
+		return -1;
+	progress_do(d, o, pid ? pid : "", 0, 0, 0, 0, jv_null(), lang, state, now,
+	    p ? p : &none, p != NULL);
+	if (!p)
+		cc_coach_progress_release(&none);
+	return 0;
+}
+
+jv
+cc_coach_progress_step_jv(const struct cc_coach_data *d, const char *outcome,
+    const char *pid, const char *lang, jv *state, time_t now)
+{
+	struct cc_coach_progress p;
+	size_t n = pid ? strlen(pid) : 0;
+
+	if (pid && (n == 0 || n > 200))
+		return cc_coach_error("problem_id must be a non-empty string of at most "
+		    "200 bytes or an integer");
+	if (cc_coach_progress_step(d, outcome, pid, lang, state, now, &p) < 0)
+		return cc_coach_error("Unknown outcome: %.200s", outcome);
+	return progress_result(&p);
+}
+
+/*
+ * record_progress once its arguments are read: the outcome's index, pid
+ * ("" for none), hints_used and time_spent_seconds when given, the
+ * problem's fields from args (borrows; none when it is no object), lang.
+ */
+static void
+progress_do(const struct cc_coach_data *d, int o, const char *pid, int has_hints,
+    double hints_arg, int has_secs, double secs_arg, jv args, const char *lang,
+    jv *state, time_t now, struct cc_coach_progress *p, int want)
+{
+	const char *outcome = outcomes[o].name, *s;
+	jv st, problem, counts, entry, solved, news;
+	long long points, total, streak, best, hints, stumbles;
 
 	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
 	/* the problem: the current one, unless the arguments name another */
-	problem = jv_object_get(jv_copy(st), jv_string("problem"));
+	problem = jv_object_get(jv_copy(st), cc_jv_name("problem"));
 	s = cc_coach_get_str(problem, "id");
 	if (jv_get_kind(problem) != JV_KIND_OBJECT || (*pid && (!s || strcmp(s, pid) != 0))) {
 		jv_free(problem);
-		problem = *pid ? jv_object_set(jv_object(), jv_string("id"), jv_string(pid)) :
+		problem = *pid ? jv_object_set(jv_object(), cc_jv_name("id"), jv_string(pid)) :
 		    jv_object();
 	}
 	for (int i = 0; extra[i]; i++)
@@ -348,7 +419,7 @@ cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
 		secs_arg = has_secs ? (double)(now - started) : 0;
 	}
 
-	counts = jv_object_get(jv_copy(st), jv_string("counts"));
+	counts = jv_object_get(jv_copy(st), cc_jv_name("counts"));
 	if (jv_get_kind(counts) != JV_KIND_OBJECT) {
 		jv_free(counts);
 		counts = jv_object();
@@ -367,17 +438,17 @@ cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
 	/* today's recap: what was finished, how, when */
 	entry = jv_object();
 	s = cc_coach_get_str(problem, "id");
-	entry = jv_object_set(entry, jv_string("problem_id"), s ? jv_string(s) : jv_null());
+	entry = jv_object_set(entry, cc_jv_name("problem_id"), s ? jv_string(s) : jv_null());
 	for (int i = 0; extra[i]; i++)
 		entry = copy_str(entry, problem, extra[i]);
-	entry = jv_object_set(entry, jv_string("outcome"), jv_string(outcome));
-	entry = jv_object_set(entry, jv_string("points"), jv_number((double)points));
-	entry = jv_object_set(entry, jv_string("hints_used"), jv_number((double)hints));
-	entry = jv_object_set(entry, jv_string("stumbles"), jv_number((double)stumbles));
-	entry = jv_object_set(entry, jv_string("time_spent_seconds"),
+	entry = jv_object_set(entry, cc_jv_name("outcome"), jv_string(outcome));
+	entry = jv_object_set(entry, cc_jv_name("points"), jv_number((double)points));
+	entry = jv_object_set(entry, cc_jv_name("hints_used"), jv_number((double)hints));
+	entry = jv_object_set(entry, cc_jv_name("stumbles"), jv_number((double)stumbles));
+	entry = jv_object_set(entry, cc_jv_name("time_spent_seconds"),
 	    has_secs ? jv_number((double)(long long)secs_arg) : jv_null());
-	entry = jv_object_set(entry, jv_string("at"), cc_coach_time_jv(now));
-	solved = jv_object_get(jv_copy(st), jv_string("solved"));
+	entry = jv_object_set(entry, cc_jv_name("at"), cc_coach_time_jv(now));
+	solved = jv_object_get(jv_copy(st), cc_jv_name("solved"));
 	if (jv_get_kind(solved) != JV_KIND_ARRAY) {
 		jv_free(solved);
 		solved = jv_array();
@@ -389,34 +460,79 @@ cc_coach_record_progress(const struct cc_coach_data *d, jv args, jv *state,
 		solved = jv_array_slice(solved, n - CC_COACH_MAX_SOLVED, n);
 	}
 
-	st = jv_object_set(st, jv_string("total_points"), jv_number((double)total));
-	st = jv_object_set(st, jv_string("streak"), jv_number((double)streak));
-	st = jv_object_set(st, jv_string("best_streak"), jv_number((double)best));
-	st = jv_object_set(st, jv_string("counts"), counts);
-	st = jv_object_set(st, jv_string("solved"), solved);
+	st = jv_object_set(st, cc_jv_name("total_points"), jv_number((double)total));
+	st = jv_object_set(st, cc_jv_name("streak"), jv_number((double)streak));
+	st = jv_object_set(st, cc_jv_name("best_streak"), jv_number((double)best));
+	st = jv_object_set(st, cc_jv_name("counts"), counts);
+	st = jv_object_set(st, cc_jv_name("solved"), solved);
 	/* the problem is over: the next one starts without hints */
-	st = jv_object_set(st, jv_string("hint_level"), jv_number(0));
-	st = jv_object_delete(st, jv_string("problem"));
+	st = jv_object_set(st, cc_jv_name("hint_level"), jv_number(0));
+	st = jv_object_delete(st, cc_jv_name("problem"));
 	cc_coach_state_touch(&st, now);
 	news = unlock(d, &st, now, lang);
 	jv_free(problem);
 
-	result = jv_object();
-	result = jv_object_set(result, jv_string("points_earned"), jv_number((double)points));
-	result = jv_object_set(result, jv_string("total_points"), jv_number((double)total));
-	result = jv_object_set(result, jv_string("streak"), jv_number((double)streak));
-	if (jv_array_length(jv_copy(news)) > 0) {
-		jv first = jv_array_get(jv_copy(news), 0);
-
-		result = jv_object_set(result, jv_string("achievement_unlocked"),
-		    jv_object_get(first, jv_string("title")));
-	} else {
-		result = jv_object_set(result, jv_string("achievement_unlocked"), jv_null());
-	}
-	result = jv_object_set(result, jv_string("encouragement_message"),
-	    encouragement(d, outcome, streak, news, lang));
-	result = jv_object_set(result, jv_string("achievements_new"), news);
+	p->points = points;
+	p->total = total;
+	p->streak = streak;
+	/* the message only for a result that is shown */
+	p->message = want ? encouragement(d, outcome, streak, news, lang) : jv_invalid();
+	p->news = news;
 	jv_free(*state);
 	*state = st;
+}
+
+/* The first new achievement's title, or null; borrows p. */
+static jv
+unlocked_title(const struct cc_coach_progress *p)
+{
+	if (jv_array_length(jv_copy(p->news)) > 0)
+		return jv_object_get(jv_array_get(jv_copy(p->news), 0), cc_jv_name("title"));
+	return jv_null();
+}
+
+/* The tool's result object; consumes p. */
+static jv
+progress_result(struct cc_coach_progress *p)
+{
+	jv result = jv_object();
+
+	result = jv_object_set(result, cc_jv_name("points_earned"), jv_number((double)p->points));
+	result = jv_object_set(result, cc_jv_name("total_points"), jv_number((double)p->total));
+	result = jv_object_set(result, cc_jv_name("streak"), jv_number((double)p->streak));
+	result = jv_object_set(result, cc_jv_name("achievement_unlocked"), unlocked_title(p));
+	result = jv_object_set(result, cc_jv_name("encouragement_message"), p->message);
+	result = jv_object_set(result, cc_jv_name("achievements_new"), p->news);
+	p->message = p->news = jv_invalid();
 	return result;
+}
+
+void
+cc_coach_progress_write(const struct cc_coach_progress *p, struct cc_jw *w)
+{
+	jv title = unlocked_title(p);
+
+	cc_jw_object(w);
+	cc_jw_key(w, "points_earned");
+	cc_jw_num(w, (double)p->points);
+	cc_jw_key(w, "total_points");
+	cc_jw_num(w, (double)p->total);
+	cc_jw_key(w, "streak");
+	cc_jw_num(w, (double)p->streak);
+	cc_jw_key(w, "achievement_unlocked");
+	cc_jw_jv(w, title);
+	cc_jw_key(w, "encouragement_message");
+	cc_jw_jv(w, p->message);
+	cc_jw_key(w, "achievements_new");
+	cc_jw_jv(w, p->news);
+	cc_jw_end(w);
+	jv_free(title);
+}
+
+void
+cc_coach_progress_release(struct cc_coach_progress *p)
+{
+	jv_free(p->message);
+	jv_free(p->news);
+	p->message = p->news = jv_invalid();
 }

@@ -22,9 +22,12 @@
 
 #include "cc_util.h"
 #include "cc_json.h"
+#include "cc_time.h"
 #include "cc_calc.h"
 #include "cc_answer_request.h"
 #include "cc_coach.h"
+
+static void forget_problem(struct cc_coach_recap *r);
 
 /* The curriculum topic of a one-operation problem, from its numbers. */
 static const char *
@@ -61,11 +64,11 @@ math_problem(const char *expr)
 	if (cc_calc_parse(expr, strlen(expr), &e, err, sizeof err) == CC_CALC_OK)
 		topic = topic_of(&e);
 	snprintf(id, sizeof id, "math:%s", expr);
-	p = jv_object_set(jv_object(), jv_string("id"), jv_string(id));
-	p = jv_object_set(p, jv_string("subject"), jv_string("math"));
+	p = jv_object_set(jv_object(), cc_jv_name("id"), jv_string(id));
+	p = jv_object_set(p, cc_jv_name("subject"), cc_jv_name("math"));
 	if (topic)
-		p = jv_object_set(p, jv_string("topic"), jv_string(topic));
-	return jv_object_set(p, jv_string("expression"), jv_string(expr));
+		p = jv_object_set(p, cc_jv_name("topic"), jv_string(topic));
+	return jv_object_set(p, cc_jv_name("expression"), jv_string(expr));
 }
 
 /* state.problem's string member, or NULL; borrows state. */
@@ -73,9 +76,9 @@ static const char *
 problem_str(jv state, const char *key, jv *keep)
 {
 	jv p = jv_get_kind(state) == JV_KIND_OBJECT ?
-	    jv_object_get(jv_copy(state), jv_string("problem")) : jv_invalid();
+	    jv_object_get(jv_copy(state), cc_jv_name("problem")) : jv_invalid();
 	jv v = jv_get_kind(p) == JV_KIND_OBJECT ?
-	    jv_object_get(jv_copy(p), jv_string(key)) : jv_invalid();
+	    jv_object_get(jv_copy(p), cc_jv_name(key)) : jv_invalid();
 	const char *s = NULL;
 
 	if (jv_get_kind(v) == JV_KIND_STRING) {
@@ -87,40 +90,16 @@ problem_str(jv state, const char *key, jv *keep)
 	return s;
 }
 
-/* Call a tool with args (consumed); its result (owned). */
-static jv
-tool(struct cc_coach_data *d, cc_coach_tool_fn *fn, jv args, jv *state, time_t now)
-{
-	jv r = fn(d, args, state, now);
-
-	jv_free(args);
-	return r;
-}
-
-static jv
-hint_args(const char *action, const char *pid, const char *lang)
-{
-	jv a = jv_object_set(jv_object(), jv_string("action"), jv_string(action));
-
-	if (pid)
-		a = jv_object_set(a, jv_string("problem_id"), jv_string(pid));
-	return jv_object_set(a, jv_string("lang"), jv_string(lang));
-}
-
 /*
  * The problem is over: solved (the outcome by the hints it took: the
- * seed's 3/2/1 points) or abandoned for another.  The progress result.
+ * seed's 3/2/1 points) or abandoned for another.  1 with the progress in
+ * *p when p is not NULL; 0 when record_progress would refuse.
  */
-static jv
+static int
 finish(struct cc_coach_data *d, jv *state, const char *pid, const char *outcome,
-    const char *lang, time_t now)
+    const char *lang, time_t now, struct cc_coach_progress *p)
 {
-	jv a = jv_object();
-
-	a = jv_object_set(a, jv_string("problem_id"), jv_string(pid));
-	a = jv_object_set(a, jv_string("outcome"), jv_string(outcome));
-	a = jv_object_set(a, jv_string("lang"), jv_string(lang));
-	return tool(d, cc_coach_record_progress, a, state, now);
+	return cc_coach_progress_step(d, outcome, pid, lang, state, now, p) == 0;
 }
 
 static const char *
@@ -141,56 +120,115 @@ check_answer(const struct cc_coach_data *d, const char *expr, const char *answer
 {
 	jv a = jv_object(), o;
 
-	a = jv_object_set(a, jv_string("expression"), jv_string(expr));
-	a = jv_object_set(a, jv_string("child_answer"), jv_string(answer));
-	a = jv_object_set(a, jv_string("grade_level"), jv_number(grade));
-	a = jv_object_set(a, jv_string("lang"), jv_string(lang));
+	a = jv_object_set(a, cc_jv_name("expression"), jv_string(expr));
+	a = jv_object_set(a, cc_jv_name("child_answer"), jv_string(answer));
+	a = jv_object_set(a, cc_jv_name("grade_level"), jv_number(grade));
+	a = jv_object_set(a, cc_jv_name("lang"), jv_string(lang));
 	o = cc_calc_verify(d->calc_hints, a);
 	jv_free(a);
 	if (jv_get_kind(o) != JV_KIND_OBJECT) {
 		jv_free(o);
 		o = jv_object();
 	}
-	a = jv_object_get(jv_copy(o), jv_string("is_correct"));
+	a = jv_object_get(jv_copy(o), cc_jv_name("is_correct"));
 	*right = jv_get_kind(a) == JV_KIND_TRUE;
 	jv_free(a);
-	return jv_object_set(o, jv_string("answer"), jv_string(answer));
+	return jv_object_set(o, cc_jv_name("answer"), jv_string(answer));
 }
 
-/* Problems finished today (local date of now), from state.solved. */
+/* 1 if a recap entry (borrows) counts: finished, not abandoned, since start. */
 static int
-solved_today(jv state, time_t now)
+counts_today(jv e, time_t start)
 {
-	jv solved = jv_object_get(jv_copy(state), jv_string("solved"));
-	int n = 0, len = jv_get_kind(solved) == JV_KIND_ARRAY ?
-	    jv_array_length(jv_copy(solved)) : 0;
-	struct tm tm;
-	time_t start;
+	const char *outcome = cc_coach_get_str(e, "outcome");
 
-	localtime_r(&now, &tm);
-	tm.tm_hour = tm.tm_min = tm.tm_sec = 0;
-	tm.tm_isdst = -1;
-	start = mktime(&tm);
-	for (int i = 0; i < len; i++) {
+	return cc_coach_get_time(e, "at") >= start && outcome &&
+	    strcmp(outcome, "abandoned") != 0;
+}
+
+static int
+count_today(jv solved, int from, int to, time_t start)
+{
+	int n = 0;
+
+	for (int i = from; i < to; i++) {
 		jv e = jv_array_get(jv_copy(solved), i);
-		const char *outcome = cc_coach_get_str(e, "outcome");
 
-		n += cc_coach_get_time(e, "at") >= start && outcome &&
-		    strcmp(outcome, "abandoned") != 0;
+		n += counts_today(e, start);
 		jv_free(e);
+	}
+	return n;
+}
+
+/*
+ * 1 if solved (length len) is was (length m) without its first t
+ * entries and with one more at the end: what record_progress makes of it.
+ */
+static int
+grew_by_one(jv solved, int len, jv was, int m, int t)
+{
+	int same = 1;
+
+	for (int i = 0; same && i < len - 1; i++)
+		same = jv_identical(jv_array_get(jv_copy(solved), i),
+		    jv_array_get(jv_copy(was), t + i));
+	return same;
+}
+
+/*
+ * Problems finished today (local date of now), from state.solved.  With
+ * a recap (the session's count from an earlier turn), a history that is
+ * the same or grew by one entry is not read again.
+ */
+static int
+solved_today(jv state, time_t now, struct cc_coach_recap *recap)
+{
+	jv solved = jv_object_get(jv_copy(state), cc_jv_name("solved"));
+	int n, len = jv_get_kind(solved) == JV_KIND_ARRAY ?
+	    jv_array_length(jv_copy(solved)) : 0;
+	/* local midnight, as mktime gives it (kept by cc_time per day) */
+	time_t start = cc_date_start(cc_date_of(now));
+
+	if (len == 0) {
+		n = 0;
+	} else if (!recap || recap->start != start ||
+	    jv_get_kind(recap->solved) != JV_KIND_ARRAY) {
+		n = count_today(solved, 0, len, start);
+	} else if (jv_identical(jv_copy(recap->solved), jv_copy(solved))) {
+		n = recap->count;
+	} else {
+		int m = jv_array_length(jv_copy(recap->solved)), t = m + 1 - len;
+
+		if (t >= 0 && t <= m && grew_by_one(solved, len, recap->solved, m, t))
+			n = recap->count - count_today(recap->solved, 0, t, start) +
+			    count_today(solved, len - 1, len, start);
+		else
+			n = count_today(solved, 0, len, start);
+	}
+	if (recap) {
+		jv_free(recap->solved);
+		recap->solved = len ? jv_copy(solved) : jv_invalid();
+		recap->start = start;
+		recap->count = n;
 	}
 	jv_free(solved);
 	return n;
 }
 
-jv
+void
 cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
-    const char *lang, jv *state, time_t now)
+    const char *lang, jv *state, time_t now, struct cc_coach_recap *recap,
+    struct cc_jw *out)
 {
 	struct cc_calc_utterance u;
 	int right = 0;
-	jv out = jv_object(), keep = jv_array(), areq, hint = jv_invalid();
-	jv progress = jv_invalid(), check = jv_invalid();
+	struct cc_answer_request areq = {0};
+	struct cc_coach_hint h;
+	int has_hint = 0;
+	jv keep = jv_array();
+	struct cc_coach_progress progress;
+	int has_progress = 0;
+	jv check = jv_invalid();
 	const char *event = "none", *request, *cur, *cur_expr;
 	int flags = cc_calc_from_words(text, len, &u), stuck = 0;
 	long long level;
@@ -200,11 +238,11 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 		*state = jv_object();
 	}
 	cc_coach_state_touch(state, now);
-	areq = d->answer_request ? cc_answer_request_detect(d->answer_request, text, len) :
-	    jv_object_set(jv_object(), jv_string("request_type"), jv_string("none"));
-	request = cc_coach_get_str(areq, "request_type");
-	if (!request)
-		request = "none";
+	request = "none";
+	if (d->answer_request) {
+		cc_answer_request_scan(d->answer_request, text, len, &areq);
+		request = areq.type;
+	}
 	cur = problem_str(*state, "id", &keep);
 	cur_expr = problem_str(*state, "expression", &keep);
 
@@ -214,14 +252,14 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 
 		if (!cur || strcmp(cur, pid) != 0) {
 			/* another problem: the one left unsolved after trying is abandoned */
-			jv old = jv_object_get(jv_copy(*state), jv_string("problem"));
+			jv old = jv_object_get(jv_copy(*state), cc_jv_name("problem"));
 			int tried = cc_coach_get_int(*state, "hint_level", 0, 3, 0) > 0 ||
 			    (jv_get_kind(old) == JV_KIND_OBJECT &&
 			    cc_coach_get_int(old, "stumbles", 0, 1000000, 0) > 0);
 
 			jv_free(old);
 			if (cur && tried)
-				jv_free(finish(d, state, cur, "abandoned", lang, now));
+				finish(d, state, cur, "abandoned", lang, now, NULL);
 			cc_coach_state_set_problem(state, p, now);
 			event = "new_problem";
 		}
@@ -235,12 +273,12 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 		    "grade_level", 1, 6, 2), lang, &right);
 		if (right) {
 			event = "solved";
-			progress = finish(d, state, cur, outcome_of(level), lang, now);
+			has_progress = finish(d, state, cur, outcome_of(level), lang, now,
+			    &progress);
 		} else {
 			event = "wrong";
 			cc_coach_state_stumble(state, now);
-			hint = tool(d, cc_coach_manage_hint, hint_args("advance", cur, lang),
-			    state, now);
+			has_hint = cc_coach_hint_step(d, 1, cur, lang, state, now, &h) == 0;
 		}
 	} else if (strcmp(request, "none") != 0 && cur) {
 		/*
@@ -252,23 +290,23 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 			cc_coach_state_stumble(state, now);
 		if (strcmp(event, "new_problem") != 0)
 			event = stuck ? "stuck" : "asked_answer";
-		hint = tool(d, cc_coach_manage_hint, hint_args("advance", cur, lang),
-		    state, now);
+		has_hint = cc_coach_hint_step(d, 1, cur, lang, state, now, &h) == 0;
 	} else if (cur) {
-		hint = tool(d, cc_coach_manage_hint, hint_args("get_current", cur, lang),
-		    state, now);
+		has_hint = cc_coach_hint_step(d, 0, cur, lang, state, now, &h) == 0;
 	}
 
-	out = jv_object_set(out, jv_string("event"), jv_string(event));
+	/* written as it is found: building the object cost more than its text */
+	cc_jw_object(out);
+	cc_jw_key(out, "event");
+	cc_jw_cstr(out, event);
 	/* what the words held, for the router: arithmetic is math */
-	if (u.recitation)
-		out = jv_object_set(out, jv_string("said"), jv_string("recitation"));
-	else if (flags & CC_CALC_HAS_EXPR)
-		out = jv_object_set(out, jv_string("said"), jv_string("problem"));
-	else if (flags & CC_CALC_HAS_ANSWER)
-		out = jv_object_set(out, jv_string("said"), jv_string("answer"));
+	if (u.recitation || (flags & (CC_CALC_HAS_EXPR | CC_CALC_HAS_ANSWER))) {
+		cc_jw_key(out, "said");
+		cc_jw_cstr(out, u.recitation ? "recitation" : flags & CC_CALC_HAS_EXPR ?
+		    "problem" : "answer");
+	}
 	{
-		jv p = jv_object_get(jv_copy(*state), jv_string("problem"));
+		jv p = jv_object_get(jv_copy(*state), cc_jv_name("problem"));
 
 		if (jv_get_kind(p) != JV_KIND_OBJECT && strcmp(event, "solved") == 0 &&
 		    cur_expr) {
@@ -276,57 +314,111 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 			jv_free(p);
 			p = math_problem(cur_expr);
 		}
-		out = jv_object_set(out, jv_string("problem"),
-		    jv_get_kind(p) == JV_KIND_OBJECT ? p : (jv_free(p), jv_null()));
-	}
-	if (jv_is_valid(check))
-		out = jv_object_set(out, jv_string("check"), check);
-	if (jv_is_valid(hint) && !cc_coach_is_error(hint))
-		out = jv_object_set(out, jv_string("hint"), hint);
-	else
-		jv_free(hint);
-	if (jv_is_valid(progress) && !cc_coach_is_error(progress))
-		out = jv_object_set(out, jv_string("progress"), progress);
-	else
-		jv_free(progress);
-	out = jv_object_set(out, jv_string("answer_request"), areq);
-	out = jv_object_set(out, jv_string("hint_level"), jv_number((double)
-	    cc_coach_get_int(*state, "hint_level", 0, CC_COACH_MAX_HINT_LEVEL, 0)));
-	{
-		jv p = jv_object_get(jv_copy(*state), jv_string("problem"));
-
-		out = jv_object_set(out, jv_string("stumbles"), jv_number((double)
-		    (jv_get_kind(p) == JV_KIND_OBJECT ?
-		    cc_coach_get_int(p, "stumbles", 0, 1000000, 0) : 0)));
+		cc_jw_key(out, "problem");
+		if (jv_get_kind(p) == JV_KIND_OBJECT)
+			cc_jw_jv(out, p);
+		else
+			cc_jw_null(out);
 		jv_free(p);
 	}
-	out = jv_object_set(out, jv_string("working_minutes"),
-	    jv_number((double)cc_coach_state_work_minutes(*state, now)));
-	out = jv_object_set(out, jv_string("total_points"), jv_number((double)
-	    cc_coach_get_int(*state, "total_points", 0, 1000000000, 0)));
-	out = jv_object_set(out, jv_string("streak"), jv_number((double)
-	    cc_coach_get_int(*state, "streak", 0, 1000000000, 0)));
-	out = jv_object_set(out, jv_string("solved_today"),
-	    jv_number(solved_today(*state, now)));
+	if (jv_is_valid(check)) {
+		cc_jw_key(out, "check");
+		cc_jw_jv(out, check);
+	}
+	if (has_hint) {
+		cc_jw_key(out, "hint");
+		cc_coach_hint_write(&h, out);
+		cc_coach_hint_release(&h);
+	}
+	if (has_progress) {
+		cc_jw_key(out, "progress");
+		cc_coach_progress_write(&progress, out);
+		cc_coach_progress_release(&progress);
+	}
+	jv_free(check);
+	cc_jw_key(out, "answer_request");
+	if (d->answer_request) {
+		cc_answer_request_write(&areq, out);
+	} else {
+		cc_jw_object(out);
+		cc_jw_key(out, "request_type");
+		cc_jw_cstr(out, "none");
+		cc_jw_end(out);
+	}
+	cc_answer_request_release(&areq);
+	cc_jw_key(out, "hint_level");
+	cc_jw_num(out, (double)cc_coach_get_int(*state, "hint_level", 0,
+	    CC_COACH_MAX_HINT_LEVEL, 0));
+	{
+		jv p = jv_object_get(jv_copy(*state), cc_jv_name("problem"));
+
+		cc_jw_key(out, "stumbles");
+		cc_jw_num(out, (double)(jv_get_kind(p) == JV_KIND_OBJECT ?
+		    cc_coach_get_int(p, "stumbles", 0, 1000000, 0) : 0));
+		jv_free(p);
+	}
+	cc_jw_key(out, "working_minutes");
+	cc_jw_num(out, (double)cc_coach_state_work_minutes(*state, now));
+	cc_jw_key(out, "total_points");
+	cc_jw_num(out, (double)cc_coach_get_int(*state, "total_points", 0, 1000000000, 0));
+	cc_jw_key(out, "streak");
+	cc_jw_num(out, (double)cc_coach_get_int(*state, "streak", 0, 1000000000, 0));
+	cc_jw_key(out, "solved_today");
+	cc_jw_num(out, solved_today(*state, now, recap));
 	/*
 	 * What no reply may say while the problem is open: its answer, in the
 	 * forms cc_calc_states_value() recognises (cc-tutor's guard).
 	 */
 	{
-		jv forbid = jv_array();
 		const char *e = problem_str(*state, "expression", &keep);
 
+		cc_jw_key(out, "forbid");
+		cc_jw_array(out);
 		if (e) {
+			const char *answer, *rem;
 			struct cc_calc_check f;
 
-			cc_calc_check(e, strlen(e), "", 0, &f);
-			if (*f.correct_answer)
-				forbid = jv_array_append(forbid, jv_string(f.correct_answer));
-			if (*f.remainder_form)
-				forbid = jv_array_append(forbid, jv_string(f.remainder_form));
+			/* the session's problem is the same turn after turn */
+			if (recap && recap->expr && strcmp(recap->expr, e) == 0) {
+				answer = recap->answer;
+				rem = recap->remainder;
+			} else {
+				cc_calc_check(e, strlen(e), "", 0, &f);
+				answer = f.correct_answer;
+				rem = f.remainder_form;
+				if (recap) {
+					forget_problem(recap);
+					recap->expr = cc_xstrdup(e);
+					recap->answer = cc_xstrdup(answer);
+					recap->remainder = cc_xstrdup(rem);
+				}
+			}
+			if (*answer)
+				cc_jw_cstr(out, answer);
+			if (*rem)
+				cc_jw_cstr(out, rem);
 		}
-		out = jv_object_set(out, jv_string("forbid"), forbid);
+		cc_jw_end(out);
 	}
+	cc_jw_end(out);
 	jv_free(keep);
-	return out;
+}
+
+static void
+forget_problem(struct cc_coach_recap *r)
+{
+	free(r->expr);
+	free(r->answer);
+	free(r->remainder);
+	r->expr = r->answer = r->remainder = NULL;
+}
+
+void
+cc_coach_recap_release(struct cc_coach_recap *r)
+{
+	jv_free(r->solved);
+	r->solved = jv_invalid();
+	r->count = 0;
+	r->start = 0;
+	forget_problem(r);
 }

@@ -394,9 +394,21 @@ static void
 apply_fixes(struct cc_lexicon *x)
 {
 	for (size_t i = 0; i < x->nfixes; i++) {
-		PCRE2_SIZE outlen = x->text_len * 2 + 64;
-		char *out = cc_xmalloc(outlen + 1);
-		int rc = pcre2_substitute(x->fixes[i].re, (PCRE2_SPTR)x->text,
+		PCRE2_SIZE outlen;
+		char *out;
+		int rc;
+
+		/*
+		 * Most texts need no fix: ask whether the pattern matches at all
+		 * first (pcre2_substitute costs a buffer and a match data of its
+		 * own even when nothing is replaced).
+		 */
+		if (pcre2_match(x->fixes[i].re, (PCRE2_SPTR)x->text, x->text_len, 0, 0,
+		    x->md, NULL) == PCRE2_ERROR_NOMATCH)
+			continue;
+		outlen = x->text_len * 2 + 64;
+		out = cc_xmalloc(outlen + 1);
+		rc = pcre2_substitute(x->fixes[i].re, (PCRE2_SPTR)x->text,
 		    x->text_len, 0, PCRE2_SUBSTITUTE_GLOBAL |
 		    PCRE2_SUBSTITUTE_OVERFLOW_LENGTH, NULL, NULL,
 		    (PCRE2_SPTR)x->fixes[i].replacement, PCRE2_ZERO_TERMINATED,

@@ -315,6 +315,26 @@ answer_vector(jv v, void *ctx)
 		good &= expect_all(jv_object_set(jv_object(), jv_string("confidence"),
 		    at(v, "observed.confidence")), got, jv_string_value(id), "result");
 	}
+	{
+		/* the stage writes what the tool gives, text for text */
+		struct cc_answer_request r = {0};
+		struct cc_buf b1 = {0}, b2 = {0};
+		struct cc_jw jw;
+
+		cc_json_put(&b1, got);
+		cc_answer_request_scan(lex, jv_string_value(u),
+		    (size_t)jv_string_length_bytes(jv_copy(u)), &r);
+		cc_jw_init(&jw, &b2);
+		cc_answer_request_write(&r, &jw);
+		if (!b1.data || !b2.data || strcmp(b1.data, b2.data) != 0) {
+			printf("#   %s: written %s, not %s\n", jv_string_value(id),
+			    b2.data ? b2.data : "", b1.data ? b1.data : "");
+			good = 0;
+		}
+		cc_answer_request_release(&r);
+		cc_buf_release(&b1);
+		cc_buf_release(&b2);
+	}
 	ok(good, "peer %s '%s': %s%s", jv_string_value(id), jv_string_value(u), w,
 	    w == jv_string_value(want) ? "" : " (differs on purpose)");
 	jv_free(type);
@@ -392,6 +412,32 @@ test_peer(void)
 	ar = cc_answer_request_load(path, err, sizeof err);
 	if (ok(ar != NULL, "answer_request.cues loads (%s)", ar ? "ok" : err))
 		each_vector("answer_request.ndjson", answer_vector, ar);
+	if (ar) {
+		/* the written detection is the dumped one, odd bytes included */
+		static const char *const texts[] = {
+			"", "こたえおしえて わかんない", "わかんな\xffい", "\xe3\x81",
+			"37ひく19はいくつ？ こたえは？", "I give up\x01 just tell me",
+		};
+		int same = 1;
+
+		for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+			struct cc_answer_request w = {0};
+			struct cc_buf b1 = {0}, b2 = {0};
+			struct cc_jw jw;
+			jv got = cc_answer_request_detect(ar, texts[i], strlen(texts[i]));
+
+			cc_json_put(&b1, got);
+			cc_answer_request_scan(ar, texts[i], strlen(texts[i]), &w);
+			cc_jw_init(&jw, &b2);
+			cc_answer_request_write(&w, &jw);
+			same &= b1.data && b2.data && strcmp(b1.data, b2.data) == 0;
+			cc_answer_request_release(&w);
+			cc_buf_release(&b1);
+			cc_buf_release(&b2);
+			jv_free(got);
+		}
+		ok(same, "answer request: written as the tool's object, odd bytes too");
+	}
 	cc_lexicon_free(ar);
 
 	snprintf(path, sizeof path, "%s/homework-coach/emotion.cues", datadir);

@@ -14,6 +14,7 @@
 #include "cc_util.h"
 #include "cc_config.h"
 #include "cc_json.h"
+#include "cc_session.h"
 #include "cc_texts.h"
 #include "cc_time.h"
 #include "cc_coach.h"
@@ -654,6 +655,89 @@ test_progress(void)
 	jv_free(st);
 }
 
+/* ---- the stage's sessions kept between turns ---- */
+
+/* One turn of the stage's own: load, a change (JSON, or NULL), save. */
+static const char *
+turn(struct cc_coach_states *c, struct cc_session *s, const char *session,
+    const char *set, time_t now)
+{
+	static char out[4][256];
+	static int k;
+	char err[256], *o = out[k++ % 4];
+	struct cc_coach_recap *recap;
+	jv st, before;
+
+	if (cc_coach_states_load(c, s, session, &st, &recap, err, sizeof err) < 0) {
+		jv_free(st);
+		snprintf(o, 256, "error: %s", err);
+		return o;
+	}
+	before = jv_copy(st);
+	if (set) {
+		jv_free(st);
+		st = parse(set);
+	}
+	snprintf(o, 256, "%s", at(st, ""));
+	if (cc_coach_states_save(c, s, session, before, st, now, err, sizeof err) < 0)
+		snprintf(o, 256, "error: %s", err);
+	jv_free(before);
+	jv_free(st);
+	return o;
+}
+
+static void
+test_states(void)
+{
+	char dir[] = "/tmp/cc-test-states.XXXXXX", err[256], cmd[300], *json;
+	struct cc_config cfg;
+	struct cc_session *a, *b;
+	struct cc_coach_states *c = cc_coach_states_new(2, 1 << 20);
+	time_t when = 0;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	setenv("CC_STATE_DIR", dir, 1);
+	cc_config_load(&cfg);
+	a = cc_session_open(&cfg, 0, err, sizeof err);
+	b = cc_session_open(&cfg, 0, err, sizeof err);
+	ok(a && b, "kept: two connections to one store");
+	if (!a || !b)
+		return;
+	is_str(turn(c, a, "s1", "{\"n\":1}", t0), "{\"n\":1}", "kept: a new session starts from {}");
+	is_str(turn(c, a, "s1", NULL, t0), "{\"n\":1}", "kept: the next turn sees it");
+	is_int(cc_session_flush(a), 0, "kept: committed");
+	is_int(cc_session_state_get(b, "s1", "coach", &json, NULL), 1, "kept: stored");
+	is_str(json, "{\"n\":1}", "kept: as it was");
+	free(json);
+	is_int(cc_session_state_put(b, "s1", "coach", "{\"n\":5,\"emotion\":{}}", t0), 0,
+	    "kept: another process writes it");
+	is_int(cc_session_flush(b), 0, "kept: and commits");
+	is_str(turn(c, a, "s1", NULL, t0 + 60), "{\"n\":5}",
+	    "kept: its write is read, without a hand-kept emotion");
+	is_int(cc_session_state_get(b, "s1", "coach", &json, &when), 1, "kept: still there");
+	ok(when == t0, "kept: a turn that changes nothing writes nothing");
+	free(json);
+	is_str(turn(c, a, "s2", "{\"n\":2}", t0), "{\"n\":2}", "kept: a second session");
+	is_str(turn(c, a, "s3", "{\"n\":3}", t0), "{\"n\":3}", "kept: a third, the first given up");
+	is_str(turn(c, a, "s1", NULL, t0), "{\"n\":5}", "kept: and read again from the store");
+	is_int(cc_session_flush(a), 0, "kept: committed");
+	is_int(cc_session_state_put(b, "s4", "coach", "[1]", t0), 0, "kept: a state that is no object");
+	is_int(cc_session_flush(b), 0, "kept: committed by the other");
+	is_str(turn(c, a, "s4", NULL, t0), "error: the session's stored coach state is not a JSON object",
+	    "kept: is an error");
+	is_int(cc_session_flush(a), 0, "kept: released");
+	cc_coach_states_free(c);
+	cc_session_close(a);
+	cc_session_close(b);
+	cc_config_release(&cfg);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ok(system(cmd) == 0, "kept: cleaned up");
+	unsetenv("CC_STATE_DIR");
+}
+
 /* ---- the state helpers ---- */
 
 static void
@@ -800,6 +884,136 @@ test_report(void)
 	cc_buf_release(&b);
 }
 
+/* ---- a session's recap counts as the history does ---- */
+
+static void
+test_recap(void)
+{
+	struct cc_coach_recap recap = { jv_invalid(), 0, 0 };
+	struct cc_buf b1 = {0}, b2 = {0};
+	jv st1 = jv_object(), st2, solved = jv_array();
+	int same = 1, turns = 0;
+	char q[32];
+
+	/* 498 finished: yesterday's and today's, some abandoned */
+	for (int i = 0; i < 498; i++) {
+		jv e = jv_object();
+
+		e = jv_object_set(e, jv_string("outcome"), jv_string(i % 3 ? "self_solved" :
+		    "abandoned"));
+		e = jv_object_set(e, jv_string("at"), cc_coach_time_jv(i % 2 ? t0 : t0 - 86400));
+		solved = jv_array_append(solved, e);
+	}
+	st1 = jv_object_set(st1, jv_string("solved"), solved);
+	st2 = jv_copy(st1);
+	for (int i = 0; i < 12; i++)
+		for (int k = 0; k < 3; k++) {
+			struct cc_jw w1, w2;
+
+			/* a problem, a wrong answer (no change), the right one */
+			snprintf(q, sizeof q, k == 0 ? "%d+1" : k == 1 ? "%d" : "%d",
+			    k == 1 ? i + 7 : i + (k == 2));
+			b1.len = b2.len = 0;
+			cc_jw_init(&w1, &b1);
+			cc_jw_init(&w2, &b2);
+			cc_coach_turn(&data, q, strlen(q), "ja", &st1, t0 + i * 60, &recap, &w1);
+			cc_coach_turn(&data, q, strlen(q), "ja", &st2, t0 + i * 60, NULL, &w2);
+			same &= b1.len == b2.len && memcmp(b1.data, b2.data, b1.len) == 0;
+			turns++;
+		}
+	is_int(same, 1, "recap: %d turns over the 500 kept, the count of a full reading", turns);
+	is_int((int)cc_coach_get_int(st1, "total_points", 0, 1000, 0), 24,
+	    "recap: every problem solved, after a hint (2 points each)");
+	ok(strstr(b1.data, "\"solved_today\":175,") != NULL,
+	    "recap: today's count with the oldest dropped");
+	cc_coach_recap_release(&recap);
+	cc_buf_release(&b1);
+	cc_buf_release(&b2);
+	jv_free(st1);
+	jv_free(st2);
+}
+
+/* ---- the turn's direct calls are the tools' ---- */
+
+static void
+test_steps(void)
+{
+	static const char *const states[] = {
+		"{}", "[]", "{\"problem\":5,\"achievements\":\"x\",\"solved\":{}}",
+		"{\"problem\":{\"id\":\"p1\",\"subject\":\"math\",\"topic\":\"addition\"},"
+		"\"hint_level\":2,\"achievements\":[\"first_problem\",{\"id\":5},null]}",
+		"{\"problem\":{\"id\":\"p1\",\"stumbles\":\"x\"},\"hint_level\":9}",
+		"{\"problem\":{\"id\":7},\"counts\":{\"self_solved\":9},\"streak\":2}",
+	};
+	static const char *const pids[] = {
+		"p1", "p2", "",
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"
+		"xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx", NULL,
+	};
+	static const char *const outcomes[] = { "self_solved", "guided_solved", "abandoned" };
+	int same = 0, n = 0;
+
+	for (size_t s = 0; s < sizeof states / sizeof states[0]; s++)
+		for (size_t p = 0; p < sizeof pids / sizeof pids[0]; p++)
+			for (int k = 0; k < 5; k++) {
+				jv a = jv_object(), st1 = parse(states[s]), st2 = jv_copy(st1), r1, r2;
+				jv st3 = jv_copy(st1);
+				const char *lang = k % 2 ? "en" : "ja";
+				struct cc_buf wb = {0};
+				struct cc_jw w;
+				int rc;
+
+				if (pids[p])
+					a = jv_object_set(a, jv_string("problem_id"), jv_string(pids[p]));
+				a = jv_object_set(a, jv_string("lang"), jv_string(lang));
+				if (k < 2) {
+					a = jv_object_set(a, jv_string("action"),
+					    jv_string(k ? "advance" : "get_current"));
+					struct cc_coach_hint h;
+
+					r1 = cc_coach_manage_hint(&data, a, &st1, t0);
+					r2 = cc_coach_hint_step_jv(&data, k, pids[p], lang, &st2, t0);
+					cc_jw_init(&w, &wb);
+					if ((rc = cc_coach_hint_step(&data, k, pids[p], lang, &st3, t0,
+					    &h)) == 0) {
+						cc_coach_hint_write(&h, &w);
+						cc_coach_hint_release(&h);
+					}
+				} else {
+					a = jv_object_set(a, jv_string("outcome"),
+					    jv_string(outcomes[k - 2]));
+					r1 = cc_coach_record_progress(&data, a, &st1, t0);
+					struct cc_coach_progress pr;
+
+					r2 = cc_coach_progress_step_jv(&data, outcomes[k - 2],
+					    pids[p], lang, &st2, t0);
+					cc_jw_init(&w, &wb);
+					if ((rc = cc_coach_progress_step(&data, outcomes[k - 2], pids[p],
+					    lang, &st3, t0, &pr)) == 0) {
+						cc_coach_progress_write(&pr, &w);
+						cc_coach_progress_release(&pr);
+					}
+				}
+				/* the same text: the members in the same order too */
+				same += strcmp(at(r1, ""), at(r2, "")) == 0 &&
+				    strcmp(at(st1, ""), at(st2, "")) == 0 &&
+				    strcmp(at(st1, ""), at(st3, "")) == 0 &&
+				    (rc < 0 ? cc_coach_is_error(r1) :
+				    strcmp(at(r1, ""), wb.data ? wb.data : "") == 0);
+				n++;
+				cc_buf_release(&wb);
+				jv_free(r1);
+				jv_free(r2);
+				jv_free(st1);
+				jv_free(st2);
+				jv_free(st3);
+				jv_free(a);
+			}
+	is_int(same, n, "steps: the turn's direct calls give the tools' results and states, "
+	    "written or built");
+}
+
 /* ---- nothing crashes ---- */
 
 static void
@@ -878,6 +1092,9 @@ main(void)
 	test_hints();
 	test_progress();
 	test_state();
+	test_states();
+	test_steps();
+	test_recap();
 	test_report();
 	test_hostile();
 	cc_coach_data_release(&data);

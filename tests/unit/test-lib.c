@@ -199,6 +199,92 @@ test_to_jv(void)
 	}
 }
 
+/* Shared names: the same text is the same string, and any text works. */
+static void
+test_names(void)
+{
+	char buf[32];
+	jv a = cc_jv_name("session_id"), b;
+	int same = 1;
+
+	snprintf(buf, sizeof buf, "session_%s", "id");
+	b = cc_jv_name(buf);
+	ok(jv_identical(jv_copy(a), jv_copy(b)), "names: the same text is one string");
+	buf[0] = 'S';
+	is_str(jv_string_value(b), "session_id", "names: not the caller's buffer");
+	jv_free(b);
+	for (int i = 0; i < 1000; i++) {	/* more than are kept */
+		snprintf(buf, sizeof buf, "n%d", i);
+		b = cc_jv_name(buf);
+		same &= strcmp(jv_string_value(b), buf) == 0;
+		jv_free(b);
+	}
+	ok(same, "names: beyond the table, a string of the text still");
+	ok(jv_equal(jv_copy(a), jv_string("session_id")), "names: equal to jv_string's");
+	jv_free(a);
+	cc_jv_names_release();
+	a = cc_jv_name("");
+	is_str(jv_string_value(a), "", "names: after a release, and the empty text");
+	jv_free(a);
+	cc_jv_names_release();
+}
+
+/* cc_json_put_memo writes what cc_json_put does, whatever changed since. */
+static void
+memo_same(struct cc_json_memo *m, jv v, const char *what)
+{
+	struct cc_buf want = {0}, got = {0};
+
+	cc_json_put(&want, v);
+	cc_buf_add(&got, "x", 1);	/* not at the start of the buffer */
+	cc_json_put_memo(&got, v, m);
+	ok(want.data && got.data && strcmp(got.data + 1, want.data) == 0,
+	    "memo: %s", what);
+	jv_free(v);
+	cc_buf_release(&want);
+	cc_buf_release(&got);
+}
+
+static void
+test_memo(void)
+{
+	struct cc_json_memo m = {0};
+	jv st = jv_object(), hist = jv_array(), e;
+
+	memo_same(&m, jv_copy(st), "an empty object");
+	st = jv_object_set(st, jv_string("n"), jv_number(1));
+	st = jv_object_set(st, jv_string("p"), jv_object_set(jv_object(), jv_string("id"),
+	    jv_string("a")));
+	memo_same(&m, jv_copy(st), "scalars and an object");
+	for (int i = 0; i < 12; i++) {
+		e = jv_object_set(jv_object(), jv_string("i"), jv_number(i));
+		hist = jv_array_append(hist, jv_array_append(jv_array(), e));
+		if (i >= 10)	/* the oldest dropped, as the coach keeps 500 */
+			hist = jv_array_slice(hist, 1, jv_array_length(jv_copy(hist)));
+		st = jv_object_set(st, jv_string("h"), jv_copy(hist));
+		st = jv_object_set(st, jv_string("n"), jv_number(i));
+		memo_same(&m, jv_copy(st), i < 10 ? "a history growing" : "and losing its oldest");
+	}
+	memo_same(&m, jv_copy(st), "nothing changed");
+	st = jv_object_set(st, jv_string("h2"), jv_copy(hist));
+	memo_same(&m, jv_copy(st), "the same array under two names");
+	st = jv_object_set(st, jv_string("h"), jv_array_set(jv_copy(hist), 3, jv_string("x")));
+	memo_same(&m, jv_copy(st), "an element replaced by a string");
+	st = jv_object_set(st, jv_string("h"), jv_array_set(jv_copy(hist), 0, jv_object()));
+	memo_same(&m, jv_copy(st), "the first element replaced");
+	st = jv_object_delete(st, jv_string("p"));
+	st = jv_object_set(st, jv_string("h2"), jv_string("no longer an array"));
+	memo_same(&m, jv_copy(st), "members gone and changed kind");
+	st = jv_object_set(st, jv_string("p"), jv_object_set(jv_object(), jv_string("id"),
+	    jv_string("b")));
+	memo_same(&m, jv_copy(st), "a member again, at the end");
+	memo_same(&m, jv_array_append(jv_array(), jv_copy(hist)), "an array instead");
+	memo_same(&m, jv_copy(st), "an object again");
+	jv_free(st);
+	jv_free(hist);
+	cc_json_memo_release(&m);
+}
+
 static void
 put_is(jv v, const char *want, const char *what)
 {
@@ -500,6 +586,7 @@ test_session_state(void)
 	setenv("CC_STATE_DIR", dir, 1);
 	setenv("CC_NOW", "2025-01-15T10:00:00+09:00", 1);
 	cc_config_load(&c);
+	c.lock_timeout_ms = 300;	/* a held lock is waited for in vain below */
 	a = cc_session_open(&c, 0, err, sizeof err);
 	b = cc_session_open(&c, 0, err, sizeof err);
 	ok(a && b, "two connections to one store");
@@ -542,6 +629,24 @@ test_session_state(void)
 	is_str(json, "{\"level\":3}", "the read-modify-write's value");
 	free(json);
 	is_int(cc_session_state_begin(a, "../x"), -1, "no batch for a bad name");
+	/* hold: what a writer keeps is good until another connection writes */
+	is_int(cc_session_state_hold(a, "coach"), 1, "hold: the first look says changed");
+	is_int(cc_session_state_hold(a, "coach"), 0, "held: unchanged within the batch");
+	is_int(cc_session_state_put(a, "s1", "coach", "{\"level\":3}", c.now), 0,
+	    "written under the hold");
+	is_int(cc_session_flush(a), 0, "committed");
+	is_int(cc_session_state_hold(a, "coach"), 0, "its own writes are no change");
+	is_int(cc_session_flush(a), 0, "released");
+	is_int(cc_session_state_put(b, "s2", "coach", "{\"level\":1}", c.now), 0,
+	    "another connection writes");
+	is_int(cc_session_flush(b), 0, "and commits");
+	is_int(cc_session_state_hold(a, "coach"), 1, "the holder is told");
+	is_int(cc_session_state_hold(b, "coach"), -1, "and the other waits for it in vain");
+	is_int(cc_session_flush(a), 0, "released");
+	is_int(cc_session_state_hold(b, "coach"), 1, "then takes it");
+	is_int(cc_session_flush(b), 0, "and lets go");
+	is_int(cc_session_state_hold(a, "coach"), 0, "a look changes nothing");
+	is_int(cc_session_flush(a), 0, "released");
 	cc_session_close(a);
 	cc_session_close(b);
 	cc_config_release(&c0);
@@ -559,6 +664,8 @@ main(void)
 	test_scan();
 	test_member();
 	test_to_jv();
+	test_memo();
+	test_names();
 	test_put();
 	test_writer();
 	test_records();
