@@ -368,6 +368,33 @@ store_lost(struct stage *st, unsigned long line, const char *why)
 	st->store_failed = 1;
 }
 
+/*
+ * 1 if the record's language is English (language_detection.
+ * detected_language "en"): read from the record's text where it can be,
+ * parsed where it is escaped.
+ */
+static int
+in_english(struct cc_record *rec)
+{
+	static const char path[] = "language_detection.detected_language";
+	const char *v;
+	size_t n;
+	jv lang;
+	int en;
+
+	if (!jv_is_valid(rec->whole)) {
+		v = cc_record_raw_at(rec, path, &n);
+		if (!v || v[0] != '"')
+			return 0;
+		if (!memchr(v, '\\', n))
+			return n == 4 && memcmp(v, "\"en\"", 4) == 0;
+	}
+	lang = cc_record_at(rec, path);
+	en = jv_get_kind(lang) == JV_KIND_STRING && strcmp(jv_string_value(lang), "en") == 0;
+	jv_free(lang);
+	return en;
+}
+
 /* The session id (session_id, or the specs' sessionId), or NULL. */
 static const char *
 session_of(struct cc_record *rec, char *buf, size_t size)
@@ -391,12 +418,10 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	char sid[256], err[512];
 	const char *session, *q;
 	size_t qlen;
-	jv lang = cc_record_at(rec, "language_detection.detected_language");
 	jv state = jv_object(), before;
 	struct cc_coach_recap *recap = NULL;
 
 	if (!(q = cc_record_query(rec, &qlen))) {
-		jv_free(lang);
 		jv_free(state);
 		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");
 	}
@@ -409,15 +434,13 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 			store_lost(st, rec->line, err);
 	}
 	before = jv_copy(state);
-	cc_coach_turn(&st->data, q, qlen, jv_get_kind(lang) == JV_KIND_STRING &&
-	    strcmp(jv_string_value(lang), "en") == 0 ? "en" : "ja", &state, st->cfg.now,
-	    recap, out);
+	cc_coach_turn(&st->data, q, qlen, in_english(rec) ? "en" : "ja", &state,
+	    st->cfg.now, recap, out);
 	if (session && st->store && cc_coach_states_save(st->kept, st->store, session,
 	    before, state, st->cfg.now, err, sizeof err) < 0)
 		store_lost(st, rec->line, err);
 	jv_free(before);
 	jv_free(state);
-	jv_free(lang);
 	return CC_RECORD_SET;
 }
 

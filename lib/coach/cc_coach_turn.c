@@ -71,23 +71,24 @@ math_problem(const char *expr)
 	return jv_object_set(p, cc_jv_name("expression"), jv_string(expr));
 }
 
-/* state.problem's string member, or NULL; borrows state. */
-static const char *
-problem_str(jv state, const char *key, jv *keep)
+/*
+ * state.problem's string members id and expression, or NULL, valid while
+ * *keep lives (it holds the problem object); borrows state.
+ */
+static void
+problem_strs(jv state, jv *keep, const char **id, const char **expr)
 {
 	jv p = jv_get_kind(state) == JV_KIND_OBJECT ?
 	    jv_object_get(jv_copy(state), cc_jv_name("problem")) : jv_invalid();
-	jv v = jv_get_kind(p) == JV_KIND_OBJECT ?
-	    jv_object_get(jv_copy(p), cc_jv_name(key)) : jv_invalid();
-	const char *s = NULL;
 
-	if (jv_get_kind(v) == JV_KIND_STRING) {
-		*keep = jv_array_append(*keep, jv_copy(v));
-		s = jv_string_value(v);
+	*id = *expr = NULL;
+	if (jv_get_kind(p) != JV_KIND_OBJECT) {
+		jv_free(p);
+		return;
 	}
-	jv_free(v);
-	jv_free(p);
-	return s;
+	*id = cc_coach_get_str(p, "id");
+	*expr = cc_coach_get_str(p, "expression");
+	*keep = jv_array_append(*keep, p);
 }
 
 /*
@@ -243,8 +244,7 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 		cc_answer_request_scan(d->answer_request, text, len, &areq);
 		request = areq.type;
 	}
-	cur = problem_str(*state, "id", &keep);
-	cur_expr = problem_str(*state, "expression", &keep);
+	problem_strs(*state, &keep, &cur, &cur_expr);
 
 	if (flags & CC_CALC_HAS_EXPR) {
 		jv p = math_problem(u.expr);
@@ -264,8 +264,7 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 			event = "new_problem";
 		}
 		jv_free(p);
-		cur = problem_str(*state, "id", &keep);
-		cur_expr = problem_str(*state, "expression", &keep);
+		problem_strs(*state, &keep, &cur, &cur_expr);
 	}
 	if ((flags & CC_CALC_HAS_ANSWER) && cur_expr) {
 		level = cc_coach_get_int(*state, "hint_level", 0, CC_COACH_MAX_HINT_LEVEL, 0);
@@ -370,7 +369,9 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	 * forms cc_calc_states_value() recognises (cc-tutor's guard).
 	 */
 	{
-		const char *e = problem_str(*state, "expression", &keep);
+		const char *id, *e;
+
+		problem_strs(*state, &keep, &id, &e);
 
 		cc_jw_key(out, "forbid");
 		cc_jw_array(out);
