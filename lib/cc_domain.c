@@ -301,6 +301,16 @@ parse_line(struct parse *p, char *line)
 			problem(p, "min-score: expected one number, 0 or more");
 		else
 			d->min_score = v;
+	} else if (strcmp(key, "examples") == 0) {
+		one_word(p, key, s, &d->examples);
+	} else if (strcmp(key, "examples-margin") == 0) {
+		char *num = word(&s), *end = NULL;
+		double v = num ? strtod(num, &end) : -1;
+
+		if (!num || *end || word(&s) || !(v >= 0 && v <= 100))
+			problem(p, "examples-margin: expected one number, 0 or more");
+		else
+			d->examples_margin = v;
 	} else if (strcmp(key, "eval-query") == 0) {
 		one_word(p, key, s, &d->eval_query);
 	} else if (strcmp(key, "eval-alternatives") == 0) {
@@ -313,8 +323,8 @@ parse_line(struct parse *p, char *line)
 		directive_alias(p, s, 1);
 	} else {
 		problem(p, "unknown directive '%s' (name, description, pipeline, agent, "
-		    "fallback, min-score, eval-query, eval-label, eval-alias, "
-		    "eval-accept, eval-alternatives)", key);
+		    "fallback, min-score, examples, examples-margin, eval-query, "
+		    "eval-label, eval-alias, eval-accept, eval-alternatives)", key);
 	}
 }
 
@@ -331,6 +341,7 @@ cc_domain_parse(const char *path, struct cc_problems *problems)
 	if (!d)
 		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	d->path = cc_xstrdup(path);
+	d->examples_margin = -1;	/* the classifier's own default */
 	if (!(f = fopen(path, "r"))) {
 		problem(&p, "cannot read the domain manifest: %s%s", strerror(errno),
 		    errno == ENOENT ? " (every domain folder has one: see cc-domain(5))" : "");
@@ -423,6 +434,7 @@ cc_domain_free(struct cc_domain *d)
 	}
 	free(d->agents);
 	free(d->fallback_category);
+	free(d->examples);
 	free(d->eval_query);
 	free(d->eval_alternatives);
 	for (size_t i = 0; i < d->nlabels; i++) {
@@ -451,6 +463,12 @@ cc_domain_agent(const struct cc_domain *d, const char *name)
 	const struct cc_domain_agent *a = name ? find_agent(d, name) : NULL;
 
 	return a ? a : d->fallback;
+}
+
+const struct cc_domain_agent *
+cc_domain_find_agent(const struct cc_domain *d, const char *name)
+{
+	return find_agent(d, name);
 }
 
 int

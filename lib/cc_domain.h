@@ -66,6 +66,10 @@ struct cc_domain {
 	const struct cc_domain_agent *fallback;	/* of what no rule routes */
 	char *fallback_category;
 	double min_score;	/* a search answer's weakest passage (min-score) */
+	/* cc-route's classifier (cc_examples.h): its labelled examples, a
+	   path in the folder or NULL, and the margin it must win by */
+	char *examples;
+	double examples_margin;
 	/* cc-eval */
 	char *eval_query;	/* the row member holding the question */
 	char *eval_alternatives;	/* a row member listing whole other labels */
@@ -110,6 +114,9 @@ int cc_domain_runs(const struct cc_domain *d, const char *stage);
  * one).
  */
 const struct cc_domain_agent *cc_domain_agent(const struct cc_domain *d,
+	const char *name);
+/* The agent named, or NULL when the manifest does not define it. */
+const struct cc_domain_agent *cc_domain_find_agent(const struct cc_domain *d,
 	const char *name);
 /*
  * 1 if a stage that serves some agents only (cc-rag, cc-event) acts on a
