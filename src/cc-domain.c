@@ -23,6 +23,7 @@
 #include "cc_texts.h"
 #include "cc_event.h"
 #include "cc_domain.h"
+#include "cc_examples.h"
 
 static const char usage_text[] =
 	"usage: cc-domain list\n"
@@ -260,6 +261,12 @@ check(const char *domain)
 				    "beside cc-domain", path, d->pipeline[i]);
 		if (cc_domain_runs(d, "cc-route"))
 			check_rules(&cfg, d, &p);
+		if (d->examples) {	/* each row's question and route */
+			struct cc_examples ex;
+
+			cc_examples_read(&cfg, d, NULL, &ex, &p);
+			cc_examples_release(&ex);
+		}
 		if (cc_domain_runs(d, "cc-respond"))
 			check_texts(&cfg, d, &p);
 		if (cc_domain_runs(d, "cc-rag"))

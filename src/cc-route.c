@@ -14,11 +14,13 @@
 #include "cc_session.h"
 #include "cc_rules.h"
 #include "cc_domain.h"
+#include "cc_examples.h"
 
 #define MAX_TURNS 32		/* turns of context read per query */
 
 static const char usage_text[] =
 	"usage: cc-route [-u] [--rules FILE] [--memory-window SECONDS] [--no-memory]\n"
+	"                [--no-classifier] | --learn\n"
 	"Adds route {agent, category, request_type, language, confidence,\n"
 	"debug_info} to each NDJSON record from its \"query\" and the session's\n"
 	"earlier turns (\"session_id\").\n"
@@ -26,6 +28,9 @@ static const char usage_text[] =
 	"  -D, --domain NAME|DIR     the domain (default $CC_DOMAIN)\n"
 	"  -w, --memory-window SECS  how long a session remembers (default 180)\n"
 	"  -n, --no-memory           route every record on its own\n"
+	"  -C, --no-classifier       leave what no rule routes to the fallback agent\n"
+	"  -L, --learn               learn the router model from the domain's\n"
+	"                            examples now, say how, and exit\n"
 	"  -u, --unbuffered          flush after every record\n"
 	"  -h, --help                show this help\n"
 	"  -V, --version             show the version\n";
@@ -40,6 +45,18 @@ struct router {
 	long window;
 	int agent, category, request_type, confidence, reason;	/* slots */
 	struct cc_json_doc slots_doc;	/* an earlier turn's slots, reused */
+	/* the classifier of what no rule routes, loaded at its first use */
+	struct cc_classify *model;
+	int model_state;	/* 0 not tried, 1 loaded, -1 none or off */
+	char *(*model_route)[CC_EXAMPLES_NSLOTS];	/* each label's values */
+	int model_fallback;	/* the label of the fallback agent, or -1 */
+	double margin;
+};
+
+/* A classifier's verdict on one record, for the route and its trace. */
+struct verdict {
+	int consulted, taken;
+	struct cc_classify_result r;
 };
 
 /* The members of route that cc-route writes; output lines add others. */
@@ -88,6 +105,92 @@ store_lost(struct router *rt, unsigned long line, const char *what)
 	cc_session_close(rt->store);
 	rt->store = NULL;
 	rt->store_failed = 1;
+}
+
+/*
+ * The router model, at its first use: a record that no rule routes is
+ * rare, and most runs never pay for loading it.  A domain without
+ * examples has none, silently; one whose examples cannot be read warns
+ * once and routes by the rules alone.
+ */
+static struct cc_classify *
+model(struct router *rt)
+{
+	char err[512];
+	size_t n;
+
+	if (rt->model_state)
+		return rt->model;
+	rt->model_state = -1;
+	if (!rt->domain->examples)
+		return NULL;
+	if (!(rt->model = cc_examples_model(&rt->cfg, rt->domain, 0, err, sizeof err))) {
+		cc_warn("no router model, routing by the rules alone: %s", err);
+		return NULL;
+	}
+	n = cc_classify_nlabels(rt->model);
+	rt->model_route = cc_xmalloc(n * sizeof *rt->model_route);
+	rt->model_fallback = -1;
+	for (size_t i = 0; i < n; i++) {
+		cc_examples_split(cc_xstrdup(cc_classify_label(rt->model, i)),
+		    rt->model_route[i]);
+		if (rt->model_fallback < 0 &&
+		    strcmp(rt->model_route[i][0], rt->domain->fallback->name) == 0)
+			rt->model_fallback = (int)i;
+	}
+	rt->model_state = 1;
+	return rt->model;
+}
+
+static void
+model_free(struct router *rt)
+{
+	if (rt->model_route)
+		for (size_t i = 0; i < cc_classify_nlabels(rt->model); i++)
+			free(rt->model_route[i][0]);	/* the split string */
+	free(rt->model_route);
+	cc_classify_free(rt->model);
+}
+
+/* debug_info.classifier: what the model said and whether it was taken. */
+static void
+write_verdict(struct router *rt, struct cc_jw *out, const struct verdict *v)
+{
+	cc_jw_key(out, "classifier");
+	cc_jw_object(out);
+	cc_jw_key(out, "label");
+	if (v->r.label >= 0) {
+		char *const *route = rt->model_route[v->r.label];
+
+		cc_jw_object(out);
+		for (size_t i = 0; i < CC_EXAMPLES_NSLOTS; i++) {
+			cc_jw_key(out, cc_examples_slots[i]);
+			cc_jw_cstr(out, *route[i] ? route[i] : NULL);
+		}
+		cc_jw_end(out);
+	} else {
+		cc_jw_null(out);
+	}
+	cc_jw_key(out, "score");
+	cc_jw_num(out, v->r.label >= 0 ? v->r.score : 0);
+	cc_jw_key(out, "margin");
+	cc_jw_num(out, v->r.second >= 0 ? v->r.margin : 0);
+	cc_jw_key(out, "min_margin");
+	cc_jw_num(out, rt->margin);
+	cc_jw_key(out, "known_ngrams");
+	cc_jw_num(out, (double)v->r.known);
+	cc_jw_key(out, "ngrams");	/* [n-gram, log-odds for the label] */
+	cc_jw_array(out);
+	for (size_t i = 0; i < v->r.nwhy; i++) {
+		cc_jw_array(out);
+		cc_jw_cstr(out, v->r.why[i]);
+		cc_jw_num(out, (double)(long)(v->r.why_weight[i] * 1000 + 0.5) / 1000);
+		cc_jw_end(out);
+	}
+	cc_jw_end(out);
+	cc_jw_key(out, "taken");
+	cc_jw_bool(out, v->taken);
+	cc_jw_end(out);
 }
 
 /* The session id: session_id, or its alias sessionId; numbers as text. */
@@ -148,15 +251,25 @@ load_slots(struct router *rt, const struct cc_turn *t, const char **vals)
 	}
 }
 
+/*
+ * The slots a turn leaves its session: the rules' values, and the route
+ * the classifier gave when it was taken (route[], else NULL), so that a
+ * follow-up continues what was answered.
+ */
 static void
-write_slots(struct router *rt, struct cc_buf *b)
+write_slots(struct router *rt, struct cc_buf *b, char *const *route)
 {
 	struct cc_jw w;
 
 	cc_jw_init(&w, b);
 	cc_jw_object(&w);
 	for (size_t i = 0; i < cc_rules_nslots(rt->rules); i++) {
-		const char *v = cc_rules_get(rt->rules, cc_rules_slot_name(rt->rules, i));
+		const char *name = cc_rules_slot_name(rt->rules, i);
+		const char *v = cc_rules_get(rt->rules, name);
+
+		for (size_t k = 0; route && k < CC_EXAMPLES_NSLOTS; k++)
+			if (strcmp(name, cc_examples_slots[k]) == 0)
+				v = *route[k] ? route[k] : NULL;
 
 		if (v) {
 			cc_jw_key(&w, cc_rules_slot_name(rt->rules, i));
@@ -174,6 +287,7 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	struct cc_turn turns[MAX_TURNS] = {{0}}, now_turn = {0};
 	struct cc_lang_result lr;
 	struct cc_buf slots = {0};
+	struct verdict verdict = {0};
 	char *inputs[CC_RULES_MAX_SLOTS];
 	const char *q, *lang, *cue = NULL, *agent, *category, *conf, *type, *ld_raw;
 	size_t ld_len = 0;
@@ -235,19 +349,39 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	/* spec: what no rule routes goes to the domain's fallback agent */
 	agent = cc_rules_value(rt->rules, rt->agent);
 	category = cc_rules_value(rt->rules, rt->category);
+	conf = cc_rules_value(rt->rules, rt->confidence);
+	type = cc_rules_value(rt->rules, rt->request_type);
+	/*
+	 * What the rules leave to the fallback agent, no rule was sure of:
+	 * the examples decide it when they are sure (issue 15).
+	 */
+	if ((!agent || strcmp(agent, rt->domain->fallback->name) == 0) && model(rt)) {
+		verdict.consulted = 1;
+		/* sure against the fallback it would replace, not the runner-up */
+		cc_classify_predict(rt->model, q, qlen, rt->model_fallback, &verdict.r);
+		if (verdict.r.label >= 0 && verdict.r.label != rt->model_fallback &&
+		    verdict.r.margin >= rt->margin) {
+			char *const *route = rt->model_route[verdict.r.label];
+
+			verdict.taken = 1;
+			agent = route[0];
+			category = *route[1] ? route[1] : NULL;
+			type = *route[2] ? route[2] : NULL;
+			conf = NULL;	/* the score, below */
+		}
+	}
 	if (!agent) {
 		agent = rt->domain->fallback->name;
 		category = rt->domain->fallback_category;
 	}
-	conf = cc_rules_value(rt->rules, rt->confidence);
-	type = cc_rules_value(rt->rules, rt->request_type);
 
 	if (sid && rt->store) {
 		char *qz = cc_xmalloc(qlen + 1);	/* q is not NUL-terminated */
 
 		memcpy(qz, q, qlen);
 		qz[qlen] = '\0';
-		write_slots(rt, &slots);
+		write_slots(rt, &slots, verdict.taken ?
+		    rt->model_route[verdict.r.label] : NULL);
 		now_turn = (struct cc_turn){
 			.at = rt->cfg.now, .query = qz, .language = (char *)lang,
 			.agent = (char *)agent, .category = (char *)category,
@@ -288,6 +422,8 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	cc_jw_key(out, "confidence");
 	if (conf && strtod(conf, &num_end) >= 0 && !*num_end)
 		cc_jw_raw(out, conf, strlen(conf));	/* the rules' own digits */
+	else if (verdict.taken)
+		cc_jw_num(out, 0.6);	/* surer than the fallback, less than a rule */
 	else
 		cc_jw_num(out, 0.5);
 	cc_rules_write_outputs(rt->rules, out);
@@ -313,6 +449,8 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	cc_jw_key(out, "reason");
 	cc_jw_cstr(out, cc_rules_value(rt->rules, rt->reason));
 	cc_rules_write_trace(rt->rules, out, output_slots);
+	if (verdict.consulted)
+		write_verdict(rt, out, &verdict);
 	cc_jw_key(out, "context");
 	cc_jw_object(out);
 	cc_jw_key(out, "turns");
@@ -357,6 +495,31 @@ flush_store(void *ctx)
 		store_lost(rt, 0, "cannot save session memory");
 }
 
+/* --learn: the model learnt again from the examples, and where it went. */
+static int
+learn_model(struct router *rt)
+{
+	char err[512], *where = cc_examples_model_path(&rt->cfg);
+	int status = CC_EXIT_OK;
+
+	if (!rt->domain->examples) {
+		cc_warn("domain '%s' has no examples to learn from (cc-domain(5))",
+		    rt->cfg.domain);
+		status = CC_EXIT_DATA;
+	} else if (!(rt->model = cc_examples_model(&rt->cfg, rt->domain, 1, err, sizeof err))) {
+		cc_warn("%s", err);
+		status = CC_EXIT_DATA;
+	} else {
+		printf("learnt %zu routes from '%s' into '%s'\n",
+		    cc_classify_nlabels(rt->model), rt->domain->examples, where);
+	}
+	free(where);
+	cc_classify_free(rt->model);
+	cc_domain_free(rt->domain);
+	cc_config_release(&rt->cfg);
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -365,6 +528,8 @@ main(int argc, char **argv)
 		{"rules", required_argument, NULL, 'r'},
 		{"memory-window", required_argument, NULL, 'w'},
 		{"no-memory", no_argument, NULL, 'n'},
+		{"no-classifier", no_argument, NULL, 'C'},
+		{"learn", no_argument, NULL, 'L'},
 		{NULL, 0, NULL, 0},
 	};
 	struct router rt = { .window = 180 };
@@ -372,11 +537,11 @@ main(int argc, char **argv)
 		.process = route, .flush = flush_store, .ctx = &rt };
 	const char *rules_path = NULL, *w = getenv("CC_MEMORY_WINDOW");
 	char *path = NULL, *end, err[768];
-	int c, status;
+	int c, status, learn = 0;
 
 	cc_set_progname(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, CC_COMMON_SHORTOPTS "r:w:n", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, CC_COMMON_SHORTOPTS "r:w:nCL", opts, NULL)) != -1) {
 		if (cc_option_common(c, argv, usage_text, &stage.unbuffered))
 			continue;
 		if (c == 'r')
@@ -385,6 +550,10 @@ main(int argc, char **argv)
 			w = optarg;
 		else if (c == 'n')
 			rt.no_memory = 1;
+		else if (c == 'C')
+			rt.model_state = -1;
+		else if (c == 'L')
+			learn = 1;
 	}
 	if (optind < argc) {
 		cc_warn("unexpected argument '%s'", argv[optind]);
@@ -398,6 +567,10 @@ main(int argc, char **argv)
 	}
 	cc_config_load(&rt.cfg);
 	rt.domain = cc_domain_for_stage(&rt.cfg, &stage);
+	rt.margin = rt.domain->examples_margin >= 0 ? rt.domain->examples_margin :
+	    CC_EXAMPLES_MARGIN;
+	if (learn)
+		return learn_model(&rt);
 	if (!stage.process)
 		goto run;
 	if (!rules_path)
@@ -422,6 +595,7 @@ run:
 	status = cc_record_run(&stage, stdin, stdout);
 	cc_json_doc_release(&rt.slots_doc);
 	cc_rules_free(rt.rules);
+	model_free(&rt);
 	cc_session_close(rt.store);
 	cc_domain_free(rt.domain);
 	cc_config_release(&rt.cfg);
