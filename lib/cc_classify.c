@@ -83,15 +83,20 @@ hash_bytes(const char *s, size_t n)
 	return h ? h : 1;	/* 0 marks an empty slot */
 }
 
-/* The slot of key in the table: its own, or the empty one where it would go. */
+/*
+ * The slot of key in the table: its own, or the empty one where it would
+ * go; mask + 1 when the table is full without it (a damaged model file:
+ * the tables built here are never more than half full).
+ */
 static uint64_t
 slot_of(const uint64_t *keys, uint64_t mask, uint64_t key)
 {
 	uint64_t i = key & mask;
 
-	while (keys[i] && keys[i] != key)
-		i = (i + 1) & mask;
-	return i;
+	for (uint64_t n = 0; n <= mask; n++, i = (i + 1) & mask)
+		if (!keys[i] || keys[i] == key)
+			return i;
+	return mask + 1;
 }
 
 /*
@@ -507,7 +512,7 @@ cc_classify_predict(const struct cc_classify *m, const char *text, size_t len,
 	for (size_t j = 0; j < ng; j++) {
 		uint64_t i = slot_of(m->key, m->mask, g[j].key);
 
-		if (m->key[i]) {
+		if (i <= m->mask && m->key[i]) {
 			which[r->known] = j;
 			rows[r->known++] = m->weight + i * L;
 		}
