@@ -153,7 +153,8 @@ struct cc_rules {
 	size_t text_len;
 	const char *scope_values[3][MAX_SLOTS];	/* this, last, prev turn */
 	int inherited;		/* a value was copied from this scope */
-	char err[512];
+	char err[512];		/* the first problem */
+	struct cc_problems *problems;	/* cc_rules_check(): every problem */
 };
 
 enum { SCOPE_THIS, SCOPE_LAST, SCOPE_PREV };
@@ -162,11 +163,16 @@ static int __attribute__((format(printf, 3, 4)))
 load_error(struct cc_rules *r, int line, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(r->err, sizeof r->err, "%s:%d: ", r->path, line);
+	char msg[512];
+	int n = snprintf(msg, sizeof msg, "%s:%d: ", r->path, line);
 
 	va_start(ap, fmt);
-	vsnprintf(r->err + n, sizeof r->err - (size_t)n, fmt, ap);
+	vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
 	va_end(ap);
+	if (!r->err[0])
+		snprintf(r->err, sizeof r->err, "%s", msg);
+	if (r->problems)
+		cc_problem(r->problems, "%s", msg);
 	return -1;
 }
 
@@ -627,15 +633,24 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 	return 0;
 }
 
-/* Second pass: patterns joined per cue, conditions and copies resolved. */
+/*
+ * Second pass: patterns joined per cue, conditions and copies resolved.
+ * It goes on past a problem, so that cc_rules_check() reports them all.
+ */
 static int
 finish(struct cc_rules *r)
 {
+	int rc = 0;
+
 	for (size_t i = 0; i < r->ncues; i++) {
+		if (!r->cues[i].src.data) {	/* its one line was refused */
+			rc = -1;
+			continue;
+		}
 		r->cues[i].re = compile(r, r->cues[i].line, r->cues[i].name,
 		    r->cues[i].src.data);
 		if (!r->cues[i].re)
-			return -1;
+			rc = -1;
 	}
 	if (find_cue(r, "context") >= 0)
 		return load_error(r, r->cues[find_cue(r, "context")].line,
@@ -650,24 +665,32 @@ finish(struct cc_rules *r)
 			struct count_item *it = &s->items[k];
 			int cue = find_cue(r, it->name), sl = find_slot(r, it->name);
 
-			if (cue >= 0 && sl >= 0)
-				return load_error(r, s->line, "count %s: '%s' is both a cue "
+			if (cue >= 0 && sl >= 0) {
+				rc = load_error(r, s->line, "count %s: '%s' is both a cue "
 				    "and a slot", s->name, it->name);
-			if (sl >= 0 && (size_t)sl >= i)
-				return load_error(r, s->line, "count %s: slot '%s' is decided "
+				continue;
+			}
+			if (sl >= 0 && (size_t)sl >= i) {
+				rc = load_error(r, s->line, "count %s: slot '%s' is decided "
 				    "later (slots are decided in file order)", s->name, it->name);
-			if (cue < 0 && sl < 0)
-				return load_error(r, s->line, "count %s: no cue or slot '%s'",
+				continue;
+			}
+			if (cue < 0 && sl < 0) {
+				rc = load_error(r, s->line, "count %s: no cue or slot '%s'",
 				    s->name, it->name);
+				continue;
+			}
 			it->cue = cue;
 			it->slot = sl;
 			if (cue >= 0 && !r->cues[cue].line_re) {
 				struct cue *c = &r->cues[cue];
 
-				c->line_re = cc_xmalloc(c->nlines * sizeof *c->line_re);
+				c->line_re = calloc(c->nlines + 1, sizeof *c->line_re);
+				if (!c->line_re)
+					cc_die(CC_EXIT_INTERNAL, "out of memory");
 				for (size_t l = 0; l < c->nlines; l++)
 					if (!(c->line_re[l] = compile(r, c->line, c->name, c->lines[l])))
-						return -1;
+						rc = -1;
 			}
 			most += cue >= 0 && r->cues[cue].nlines ? r->cues[cue].nlines : 1;
 		}
@@ -683,14 +706,14 @@ finish(struct cc_rules *r)
 
 			if (ru->copy_slot == -2 &&
 			    (ru->copy_slot = find_slot(r, ru->copy)) < 0)
-				return load_error(r, ru->line, "unknown slot '%s' to copy",
+				rc = load_error(r, ru->line, "unknown slot '%s' to copy",
 				    ru->copy);
 			if (ru->expr_src) {
 				ru->expr = compile_expr(r, ru->line, ru->expr_src);
 				free(ru->expr_src);
 				ru->expr_src = NULL;
 				if (ru->expr < 0)
-					return -1;
+					rc = -1;
 			}
 		}
 	}
@@ -700,14 +723,14 @@ finish(struct cc_rules *r)
 		o->slots = cc_xmalloc(o->nslots * sizeof *o->slots);
 		for (size_t k = 0; k < o->nslots; k++)
 			if ((o->slots[k] = find_slot(r, o->slot_names[k])) < 0)
-				return load_error(r, o->line, "output %s: unknown slot '%s'",
+				rc = load_error(r, o->line, "output %s: unknown slot '%s'",
 				    o->name, o->slot_names[k]);
 	}
-	return 0;
+	return rc;
 }
 
-struct cc_rules *
-cc_rules_load(const char *path, char *err, size_t errlen)
+static struct cc_rules *
+load(const char *path, char *err, size_t errlen, struct cc_problems *problems)
 {
 	struct cc_rules *r = calloc(1, sizeof *r);
 	FILE *f = fopen(path, "r");
@@ -719,20 +742,25 @@ cc_rules_load(const char *path, char *err, size_t errlen)
 	if (!r)
 		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	r->path = cc_xstrdup(path);
+	r->problems = problems;
 	r->lits = cc_litindex_new();
 	r->no_prefilter = getenv("CC_RULES_NO_PREFILTER") != NULL;
 	if (!f) {
 		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
+		if (problems)
+			cc_problem(problems, "%s", err);
 		cc_rules_free(r);
 		return NULL;
 	}
-	while (rc == 0 && getline(&line, &cap, f) >= 0)
-		rc = parse_line(r, line, ++lineno, &cur);
+	/* a program stops at the first problem; a check reads on */
+	while ((rc == 0 || problems) && getline(&line, &cap, f) >= 0)
+		if (parse_line(r, line, ++lineno, &cur) < 0)
+			rc = -1;
 	free(line);
 	fclose(f);
-	if (rc == 0)
-		rc = finish(r);
-	if (rc == 0 && find_slot(r, "agent") < 0)
+	if ((rc == 0 || problems) && finish(r) < 0)
+		rc = -1;
+	if (find_slot(r, "agent") < 0)
 		rc = load_error(r, lineno, "no 'agent' slot");
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", r->err);
@@ -742,6 +770,20 @@ cc_rules_load(const char *path, char *err, size_t errlen)
 	r->md = pcre2_match_data_create(4, NULL);
 	r->hits = cc_xmalloc((MAX_CUES + r->nfixes) * sizeof *r->hits);
 	return r;
+}
+
+struct cc_rules *
+cc_rules_load(const char *path, char *err, size_t errlen)
+{
+	return load(path, err, errlen, NULL);
+}
+
+struct cc_rules *
+cc_rules_check(const char *path, struct cc_problems *p)
+{
+	char err[512];
+
+	return load(path, err, sizeof err, p);
 }
 
 void

@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "cc_util.h"
 #include "cc_json.h"
 #include "cc_record.h"
 
@@ -36,6 +37,12 @@ struct cc_rules_context {
 
 /* Load and compile a rules file; NULL with a "path:line: why" message. */
 struct cc_rules *cc_rules_load(const char *path, char *err, size_t errlen);
+/*
+ * cc_rules_load() that reads on past a problem and reports every one to p
+ * as "path:line: why" (cc-domain check); NULL when there was one.  A
+ * later problem may follow from an earlier one.
+ */
+struct cc_rules *cc_rules_check(const char *path, struct cc_problems *p);
 void cc_rules_free(struct cc_rules *r);
 /* Fold the text, run the cues, decide every slot.  ctx may be NULL. */
 void cc_rules_eval(struct cc_rules *r, const char *text, size_t len,

@@ -125,14 +125,11 @@ rules_agent(void *ctx, const char *value, int line)
 static void
 check_rules(const struct cc_config *cfg, const struct cc_domain *d, struct cc_problems *p)
 {
-	char *path = cc_config_domain_path(cfg, "routing.rules"), err[768];
-	struct cc_rules *r = cc_rules_load(path, err, sizeof err);
+	char *path = cc_config_domain_path(cfg, "routing.rules");
+	struct cc_rules *r = cc_rules_check(path, p);
 	struct agent_check c = { d, path, p };
 
-	if (!r) {
-		/* the rules stop at their first problem: later lines may hang on it */
-		cc_problem(p, "%s", err);
-	} else {
+	if (r) {
 		cc_rules_each_value(r, "agent", rules_agent, &c);
 		cc_rules_free(r);
 	}
