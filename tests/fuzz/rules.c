@@ -10,7 +10,10 @@
  * the rules name, in turn.
  *
  * Checked: the trace is one valid JSON object; a slot's value is the rules'
- * own interned copy, or the text of an input this turn.
+ * own interned copy, or the text of an input this turn.  The same text is
+ * also read by cc_rules_check() (cc-domain check), which reads on past
+ * each problem: it agrees with cc_rules_load() on whether the rules load,
+ * and reports a problem exactly when they do not.
  */
 #include "config.h"
 
@@ -91,6 +94,13 @@ route(struct cc_rules *r, const char *q, size_t len, struct cc_rules_context *ct
 	free(copy);
 }
 
+static void
+count_problem(void *ctx, const char *message)
+{
+	(void)ctx;
+	(void)message;
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -118,7 +128,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fuzz_assert(fwrite(data, 1, size, f) == size || size == 0);
 	fuzz_assert(fclose(f) == 0);
 
-	if (!(r = cc_rules_load(path, err, sizeof err)))
+	{
+		struct cc_problems p = { count_problem, NULL, 0 };
+		struct cc_rules *checked = cc_rules_check(path, &p);
+
+		r = cc_rules_load(path, err, sizeof err);
+		fuzz_assert(!checked == !r);
+		fuzz_assert((p.n == 0) == (r != NULL));
+		cc_rules_free(checked);
+	}
+	if (!r)
 		return 0;
 	for (size_t i = 0; i < sizeof questions / sizeof *questions; i++)
 		route(r, questions[i], strlen(questions[i]), &ctx);
