@@ -49,7 +49,13 @@ problem(struct cc_problems *p, const char *path, unsigned line, const char *fmt,
 static jv
 route_value(const struct cc_domain *d, const char *label, jv v)
 {
-	jv text = jv_dump_string(jv_copy(v), 0);
+	jv text;
+
+	if (!jv_is_valid(v)) {	/* not labelled: null */
+		jv_free(v);
+		v = jv_null();
+	}
+	text = jv_dump_string(jv_copy(v), 0);
 
 	for (size_t i = 0; i < d->naliases; i++) {
 		const struct cc_domain_alias *a = &d->aliases[i];
@@ -122,7 +128,7 @@ row_label(const struct cc_domain *d, jv row, const char *path, unsigned line,
 				have_agent = 1;
 			}
 			cc_buf_add(&b, sv, strlen(sv));
-		} else if (jv_get_kind(v) != JV_KIND_NULL && jv_is_valid(v)) {
+		} else if (jv_get_kind(v) != JV_KIND_NULL) {
 			problem(p, path, line, "expect.%s: a string or null", lab->name);
 			jv_free(v);
 			goto bad;
