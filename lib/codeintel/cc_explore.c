@@ -405,14 +405,40 @@ cc_explore_tools_text(const struct cc_explore *x, const int missing[CC_QF_NSLOTS
 	cc_buf_add(b, t->data, t->len);
 }
 
-void
-cc_explore_write_requirements(const struct cc_explore *x, const char *intent,
-    const char *risk, struct cc_jw *w)
+/* The first require line that names the intent and the risk; nreqs: none. */
+static size_t
+require_for(const struct cc_explore *x, const char *intent, const char *risk)
 {
 	size_t r = 0;
 
 	while (r < x->nreqs && !(listed(x->reqs[r].intents, x->reqs[r].nintents, intent) &&
 	    listed(x->reqs[r].risks, x->reqs[r].nrisks, risk)))
 		r++;
+	return r;
+}
+
+void
+cc_explore_write_requirements(const struct cc_explore *x, const char *intent,
+    const char *risk, struct cc_jw *w)
+{
+	size_t r = require_for(x, intent, risk);
+
 	cc_jw_raw(w, x->req_json[r].data, x->req_json[r].len);
+}
+
+jv
+cc_explore_guidance_jv(const struct cc_explore *x, const int missing[CC_QF_NSLOTS])
+{
+	const struct cc_buf *b = &x->guidance[mask_of(missing)];
+
+	return cc_json_parse(b->data, b->len);
+}
+
+jv
+cc_explore_requirements_jv(const struct cc_explore *x, const char *intent,
+    const char *risk)
+{
+	size_t r = require_for(x, intent, risk);
+
+	return cc_json_parse(x->req_json[r].data, x->req_json[r].len);
 }

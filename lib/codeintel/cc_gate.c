@@ -107,23 +107,32 @@ has_string(jv a, const char *s)
 	return found;
 }
 
+/* A formatted string as a jv. */
+static jv
+vfmt(const char *f, va_list ap)
+{
+	char *s = NULL;
+	int n = vasprintf(&s, f, ap);
+	jv v;
+
+	if (n < 0)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	v = jv_string_sized(s, n);
+	free(s);
+	return v;
+}
+
 static jv
 fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 static jv
 fmt(const char *f, ...)
 {
 	va_list ap;
-	char *s = NULL;
-	int n;
 	jv v;
 
 	va_start(ap, f);
-	n = vasprintf(&s, f, ap);
+	v = vfmt(f, ap);
 	va_end(ap);
-	if (n < 0)
-		cc_die(CC_EXIT_INTERNAL, "out of memory");
-	v = jv_string_sized(s, n);
-	free(s);
 	return v;
 }
 
@@ -178,18 +187,12 @@ static jv
 bad_args(const char *f, ...)
 {
 	va_list ap;
-	char *s = NULL;
-	int n;
 	jv v;
 
 	va_start(ap, f);
-	n = vasprintf(&s, f, ap);
+	v = vfmt(f, ap);
 	va_end(ap);
-	if (n < 0)
-		cc_die(CC_EXIT_INTERNAL, "out of memory");
-	v = error_answer("invalid_arguments", jv_string_sized(s, n));
-	free(s);
-	return v;
+	return error_answer("invalid_arguments", v);
 }
 
 int
@@ -642,22 +645,15 @@ log_decision(struct cc_gate_ctx *c, jv *s, const char *tool, int before, jv answ
 
 /* ---- start_session ---- */
 
+/* The extraction prompt of cc-frame, the query after it. */
 static jv
-extraction_prompt(const struct cc_gate *g, jv query)
+extraction_prompt(jv query)
 {
 	struct cc_buf b = {0};
 	struct gs q = view(query);
-	const char *p = g->prompt.data, *end = p + g->prompt.len, *m;
 
-	/* the lines as written, {query} replaced, without the last newline */
-	if (end > p && end[-1] == '\n')
-		end--;
-	while (p < end && (m = memmem(p, (size_t)(end - p), "{query}", 7))) {
-		cc_buf_add(&b, p, (size_t)(m - p));
-		cc_buf_add(&b, q.s, q.n);
-		p = m + 7;
-	}
-	cc_buf_add(&b, p, (size_t)(end - p));
+	cc_buf_add(&b, cc_qframe_prompt, strlen(cc_qframe_prompt));
+	cc_buf_add(&b, q.s, q.n);
 	return buf_str(&b);
 }
 
@@ -716,7 +712,7 @@ cc_gate_start_session(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 
 	qf = jv_object();
 	qf = set(qf, "status", jv_string("pending"));
-	qf = set(qf, "extraction_prompt", extraction_prompt(g, query));
+	qf = set(qf, "extraction_prompt", extraction_prompt(query));
 	qf = set(qf, "next_step", jv_string("Extract slots from query using the prompt, "
 	    "then call set_query_frame."));
 	r = jv_object();
@@ -823,7 +819,7 @@ cc_gate_set_query_frame(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 		vs = view(v);
 		qs = view(q);
 		/* validate_slot: a value; a quote in the query; the two consistent */
-		if (vs.n == 0 || qs.n == 0 || !py_in(qs, raw) || !gate_consistent(vs, qs)) {
+		if (cc_qframe_validate(vs.s, vs.n, qs.s, qs.n, raw.s, raw.n) != CC_QF_VALID) {
 			jv e = set(jv_object(), "slot", jv_string(gate_slot_names[s]));
 			jv q_given = get(slots[s], "quote");
 			/* f"quote '{slot_data.get('quote', '')}'": null shows as None */
@@ -866,7 +862,7 @@ cc_gate_set_query_frame(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 	frame = set(frame, "slot_source", jv_copy(sources));
 	frame = set(frame, "slot_evidence", jv_object());
 	frame = set(frame, "slot_quotes", quotes);
-	risk = gate_risk(g, frame, intent_of(g, *session));
+	risk = gate_risk(frame, intent_of(g, *session));
 	missing = gate_missing_slots(frame);
 	guide = gate_guidance(g, missing);
 	*session = set(*session, "query_frame", jv_copy(frame));
@@ -883,8 +879,8 @@ cc_gate_set_query_frame(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 	r = set(r, "risk_level", jv_string(risk));
 	r = set(r, "missing_slots", jv_copy(missing));
 	r = set(r, "investigation_guidance", guide);
-	r = set(r, "exploration_requirements", gate_requirements_json(g,
-	    gate_requirements(g, risk, intent_of(g, *session))));
+	r = set(r, "exploration_requirements", gate_requirements(g, risk,
+	    intent_of(g, *session)));
 	cc_buf_add(&b, "QueryFrame set. Risk level: ", 28);
 	cc_buf_add(&b, risk, strlen(risk));
 	cc_buf_add(&b, ". Missing slots: ", 17);
@@ -930,8 +926,8 @@ cc_gate_get_session_status(struct cc_gate_ctx *c, jv args, jv *session, time_t n
 	f = get(s, "query_frame");
 	r = set(r, "query_frame", frame_dict(g, f));
 	jv_free(f);
-	r = set(r, "exploration_requirements", gate_requirements_json(g,
-	    gate_requirements(g, risk_of(s), intent_of(g, s))));
+	r = set(r, "exploration_requirements", gate_requirements(g, risk_of(s),
+	    intent_of(g, s)));
 	r = set(r, "tools_used", strings(s, "tools_used"));
 	r = set(r, "phase_history", get(s, "phase_history"));
 	r = set(r, "outcomes", get(s, "outcomes"));
@@ -1246,7 +1242,7 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 {
 	const struct cc_gate *g = c->gate;
 	const struct gate_intent *in;
-	const struct gate_req *req;
+	jv req, req_tools, req_evidence;
 	struct args x;
 	struct gate_files *files = NULL;
 	unsigned char *sym_ok = NULL;
@@ -1300,21 +1296,24 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 	missing = jv_array();
 
 	/* evaluate_exploration_v36: the counts, the tools, the slots' evidence */
-	if (jlen(syms) < req->symbols)
-		missing = jv_array_append(missing, fmt("symbols_identified: %d/%d", jlen(syms),
-		    req->symbols));
-	if (jlen(eps) < req->entry_points)
-		missing = jv_array_append(missing, fmt("entry_points: %d/%d", jlen(eps),
-		    req->entry_points));
-	if (jlen(fl) < req->files)
-		missing = jv_array_append(missing, fmt("files_analyzed: %d/%d", jlen(fl),
-		    req->files));
-	if (jlen(pats) < req->patterns)
-		missing = jv_array_append(missing, fmt("existing_patterns: %d/%d", jlen(pats),
-		    req->patterns));
-	for (size_t i = 0; i < g->required_tools.n; i++)
-		if (!has_string(tools_used, g->required_tools.v[i]))
-			miss_tools = jv_array_append(miss_tools, jv_string(g->required_tools.v[i]));
+	{
+		static const char *const keys[] = { "symbols_identified", "entry_points",
+			"files_analyzed", "existing_patterns" };
+		const int have[] = { jlen(syms), jlen(eps), jlen(fl), jlen(pats) };
+
+		for (int k = 0; k < 4; k++)
+			if (have[k] < gate_requirement(req, keys[k]))
+				missing = jv_array_append(missing, fmt("%s: %d/%d", keys[k],
+				    have[k], gate_requirement(req, keys[k])));
+	}
+	req_tools = strings(req, "required_tools");
+	jv_array_foreach(req_tools, i, t) {
+		if (!has_string(tools_used, jv_string_value(t)))
+			miss_tools = jv_array_append(miss_tools, jv_copy(t));
+		jv_free(t);
+	}
+	jv_free(req_tools);
+	req_evidence = strings(req, "required_slot_evidence");
 	if (jlen(miss_tools)) {
 		struct cc_buf b = {0};
 		const char **v = cc_xmalloc((size_t)jlen(miss_tools) * sizeof *v);
@@ -1369,7 +1368,8 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 		frame = evidence_slots(c, frame, given, syms, tools_used, files, sym_ok,
 		    &ev_errors, now);
 		for (int s = 0; s < SLOT_N; s++)
-			if ((req->slots & (1u << s)) && !has_slot_evidence(frame, s)) {
+			if (has_string(req_evidence, gate_slot_names[s]) &&
+			    !has_slot_evidence(frame, s)) {
 				missing = jv_array_append(missing, fmt("slot_evidence: %s not evidenced",
 				    gate_slot_names[s]));
 				unevidenced = jv_array_append(unevidenced, jv_string(gate_slot_names[s]));
@@ -1427,7 +1427,7 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 	    jv_string(""));
 	exp = set(exp, "evaluated_confidence", jv_string(conf));
 	exp = set(exp, "missing_requirements", jv_copy(missing));
-	exp = set(exp, "requirements", gate_requirements_json(g, req));
+	exp = set(exp, "requirements", jv_copy(req));
 	exp = set(exp, "unevidenced_slots", jv_copy(unevidenced));
 	if (g->repo) {
 		exp = set(exp, "evidence_found", jv_copy(found));
@@ -1437,7 +1437,7 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 	if (jv_get_kind(frame) == JV_KIND_OBJECT) {
 		/* judged at the risk it had; rated again for what was found */
 		*session = set(*session, "query_frame", jv_copy(frame));
-		*session = set(*session, "risk_level", jv_string(gate_risk(g, frame, in)));
+		*session = set(*session, "risk_level", jv_string(gate_risk(frame, in)));
 	}
 	*session = transition(*session, PH_EXPLORATION, to, "submit_understanding",
 	    set(set(jv_object(), "evaluated_confidence", jv_string(conf)),
@@ -1498,6 +1498,8 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 	jv_free(found);
 	jv_free(unevidenced);
 	jv_free(miss_tools);
+	jv_free(req_evidence);
+	jv_free(req);
 	return r;
 }
 
@@ -1666,7 +1668,7 @@ mark_hypotheses(const struct cc_gate *g, jv s, jv hyps)
 		jv_free(name);
 	}
 	if (jv_get_kind(frame) == JV_KIND_OBJECT) {
-		s = set(s, "risk_level", jv_string(gate_risk(g, frame, intent_of(g, s))));
+		s = set(s, "risk_level", jv_string(gate_risk(frame, intent_of(g, s))));
 		s = set(s, "query_frame", frame);
 	} else {
 		jv_free(frame);
@@ -2076,7 +2078,7 @@ cc_gate_submit_verification(struct cc_gate_ctx *c, jv args, jv *session, time_t 
 	*session = set(*session, "verification", ver);
 	if (jv_get_kind(frame) == JV_KIND_OBJECT) {
 		*session = set(*session, "query_frame", jv_copy(frame));
-		*session = set(*session, "risk_level", jv_string(gate_risk(g, frame,
+		*session = set(*session, "risk_level", jv_string(gate_risk(frame,
 		    intent_of(g, *session))));
 	}
 	*session = transition(*session, PH_VERIFICATION, PH_READY, "submit_verification",
