@@ -136,6 +136,13 @@ fmt(const char *f, ...)
 	return v;
 }
 
+/* v itself when a string, else the string def (borrows v). */
+static jv
+str_or(jv v, const char *def)
+{
+	return jv_get_kind(v) == JV_KIND_STRING ? jv_copy(v) : jv_string(def);
+}
+
 static jv
 buf_str(struct cc_buf *b)
 {
@@ -302,14 +309,14 @@ arg_str(struct args *x, const char *name, int required, size_t max)
 	return v;
 }
 
-/* An array of strings, each at most max bytes: [] when absent. */
+/* An array of at most CC_GATE_MAX_ITEMS items: [] when absent or refused. */
 static jv
-arg_strings(struct args *x, const char *name, size_t max)
+arg_items(struct args *x, const char *name)
 {
 	jv v = arg(x, name, JV_KIND_ARRAY);
 	int n;
 
-	if (failed(x) || jv_get_kind(v) == JV_KIND_NULL) {
+	if (failed(x) || jv_get_kind(v) != JV_KIND_ARRAY) {
 		jv_free(v);
 		return jv_array();
 	}
@@ -320,6 +327,16 @@ arg_strings(struct args *x, const char *name, size_t max)
 		jv_free(v);
 		return jv_array();
 	}
+	return v;
+}
+
+/* An array of strings, each at most max bytes: [] when absent. */
+static jv
+arg_strings(struct args *x, const char *name, size_t max)
+{
+	jv v = arg_items(x, name);
+	int n = jv_array_length(jv_copy(v));
+
 	for (int i = 0; i < n && !failed(x); i++) {
 		jv e = jv_array_get(jv_copy(v), i);
 
@@ -1423,8 +1440,7 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 	exp = set(exp, "existing_patterns", jv_copy(pats));
 	exp = set(exp, "files_analyzed", jv_copy(fl));
 	exp = set(exp, "tools_used", jv_copy(tools_used));
-	exp = set(exp, "notes", jv_get_kind(notes) == JV_KIND_STRING ? jv_copy(notes) :
-	    jv_string(""));
+	exp = set(exp, "notes", str_or(notes, ""));
 	exp = set(exp, "evaluated_confidence", jv_string(conf));
 	exp = set(exp, "missing_requirements", jv_copy(missing));
 	exp = set(exp, "requirements", jv_copy(req));
@@ -1569,15 +1585,8 @@ validate_semantic_reason(const struct cc_gate *g, jv missing, const char *reason
 static jv
 arg_hypotheses(struct args *x)
 {
-	jv v = arg(x, "hypotheses", JV_KIND_ARRAY), out = jv_array();
+	jv v = arg_items(x, "hypotheses"), out = jv_array();
 
-	if (jv_get_kind(v) != JV_KIND_ARRAY) {
-		jv_free(v);
-		return out;
-	}
-	if (jv_array_length(jv_copy(v)) > CC_GATE_MAX_ITEMS)
-		x->err = bad_args("argument 'hypotheses' has more than %d items",
-		    CC_GATE_MAX_ITEMS);
 	jv_array_foreach(v, i, h) {
 		jv text = jv_null(), conf = jv_null(), slot = jv_null();
 
@@ -1614,11 +1623,9 @@ arg_hypotheses(struct args *x)
 		    (size_t)jv_string_length_bytes(jv_copy(text)) > CC_GATE_MAX_TEXT)
 			x->err = bad_args("hypothesis %d is too long", i + 1);
 		if (!failed(x)) {
-			jv o = set(jv_object(), "text", jv_get_kind(text) == JV_KIND_STRING ?
-			    jv_copy(text) : jv_string(""));
+			jv o = set(jv_object(), "text", str_or(text, ""));
 
-			o = set(o, "confidence", jv_get_kind(conf) == JV_KIND_STRING ?
-			    jv_copy(conf) : jv_string("medium"));
+			o = set(o, "confidence", str_or(conf, "medium"));
 			if (jv_get_kind(slot) == JV_KIND_STRING)
 				o = set(o, "slot", jv_copy(slot));
 			out = jv_array_append(out, o);
@@ -1775,14 +1782,8 @@ cc_gate_submit_semantic(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 static jv
 arg_verified(struct args *x)
 {
-	jv v = arg(x, "verified", JV_KIND_ARRAY), out = jv_array();
+	jv v = arg_items(x, "verified"), out = jv_array();
 
-	if (jv_get_kind(v) != JV_KIND_ARRAY) {
-		jv_free(v);
-		return out;
-	}
-	if (jv_array_length(jv_copy(v)) > CC_GATE_MAX_ITEMS)
-		x->err = bad_args("argument 'verified' has more than %d items", CC_GATE_MAX_ITEMS);
 	jv_array_foreach(v, i, item) {
 		struct args y, z;
 		jv h, st, slot, ev, tool = jv_null(), target = jv_null(), result = jv_null();
@@ -1826,17 +1827,12 @@ arg_verified(struct args *x)
 			x->err = y.err;
 		} else {
 			/* the handler's defaults: "" for what is missing, status "rejected" */
-			e = set(jv_object(), "tool", jv_get_kind(tool) == JV_KIND_STRING ?
-			    jv_copy(tool) : jv_string(""));
-			e = set(e, "target", jv_get_kind(target) == JV_KIND_STRING ?
-			    jv_copy(target) : jv_string(""));
-			e = set(e, "result", jv_get_kind(result) == JV_KIND_STRING ?
-			    jv_copy(result) : jv_string(""));
+			e = set(jv_object(), "tool", str_or(tool, ""));
+			e = set(e, "target", str_or(target, ""));
+			e = set(e, "result", str_or(result, ""));
 			e = set(e, "files", jv_copy(files));
-			o = set(jv_object(), "hypothesis", jv_get_kind(h) == JV_KIND_STRING ?
-			    jv_copy(h) : jv_string(""));
-			o = set(o, "status", jv_get_kind(st) == JV_KIND_STRING ? jv_copy(st) :
-			    jv_string("rejected"));
+			o = set(jv_object(), "hypothesis", str_or(h, ""));
+			o = set(o, "status", str_or(st, "rejected"));
 			o = set(o, "evidence", e);
 			if (jv_get_kind(slot) == JV_KIND_STRING)
 				o = set(o, "slot", jv_copy(slot));
@@ -2354,8 +2350,7 @@ cc_gate_record_outcome(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 	line = set(line, "devrag_used", jv_bool(jv_get_kind(sem) == JV_KIND_OBJECT));
 	line = set(line, "confidence_was", gstr(exp, "evaluated_confidence") ?
 	    get(exp, "evaluated_confidence") : jv_string(""));
-	line = set(line, "trigger_message", jv_get_kind(trigger) == JV_KIND_STRING ?
-	    jv_copy(trigger) : jv_string(""));
+	line = set(line, "trigger_message", str_or(trigger, ""));
 	line = set(line, "analysis", a);
 	line = set(line, "record_id", fmt("outcome_%s_%s%s%s", jv_string_value(sid), ts,
 	    c->nonce ? "_" : "", c->nonce ? c->nonce : ""));
@@ -2546,7 +2541,7 @@ summarise(jv result, jv *detail)
 		    jv_string("error");
 
 		*detail = set(set(jv_object(), "status", jv_string("error")), "error_type",
-		    jv_get_kind(e) == JV_KIND_STRING ? jv_copy(e) : jv_string("unknown"));
+		    str_or(e, "unknown"));
 		jv_free(e);
 		return s;
 	}
