@@ -16,6 +16,7 @@
 
 #include "cc_util.h"
 #include "cc_gate_int.h"
+#include "cc_datafile.h"
 
 const char *const gate_phase_names[PH_N] = {
 	"EXPLORATION", "SEMANTIC", "VERIFICATION", "READY",
@@ -65,15 +66,11 @@ static void __attribute__((format(printf, 2, 3)))
 bad(struct reader *r, const char *fmt, ...)
 {
 	va_list ap;
-	int k;
 
 	if (r->failed++)
 		return;
-	k = snprintf(r->err, r->errlen, "%s:%u: ", r->path, r->line);
-	if (k < 0 || (size_t)k >= r->errlen)
-		return;
 	va_start(ap, fmt);
-	vsnprintf(r->err + k, r->errlen - (size_t)k, fmt, ap);
+	cc_datafile_verror(r->err, r->errlen, r->path, (int)r->line, fmt, ap);
 	va_end(ap);
 }
 
@@ -207,36 +204,37 @@ conf_line(struct cc_gate *g, struct reader *r, struct words *ws)
 	}
 }
 
+/* What the reader of a line needs: the gate it fills and where errors go. */
+struct conf_reading {
+	struct cc_gate *g;
+	struct reader *r;
+};
+
+static int
+one_line(void *ctx, char *line, int lineno)
+{
+	struct conf_reading *c = ctx;
+	char *copy = cc_xstrdup(line);
+	struct words ws;
+
+	c->r->line = (unsigned)lineno;
+	split_words(copy, &ws, line);
+	if (ws.n > 0)
+		conf_line(c->g, c->r, &ws);
+	free(copy);
+	return c->r->failed ? -1 : 0;
+}
+
 static int
 read_file(struct cc_gate *g, struct reader *r)
 {
-	FILE *f = fopen(r->path, "r");
-	char *line = NULL, *copy;
-	size_t cap = 0;
-	ssize_t len;
-	struct words ws;
+	struct conf_reading c = { g, r };
 
-	if (!f) {
-		snprintf(r->err, r->errlen, "cannot open '%s': %s", r->path, strerror(errno));
+	if (cc_datafile_each(r->path, one_line, &c, r->err, r->errlen) < 0) {
+		r->failed = 1;
 		return -1;
 	}
-	while (!r->failed && (len = getline(&line, &cap, f)) >= 0) {
-		r->line++;
-		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
-			line[--len] = '\0';
-		if (memchr(line, '\0', (size_t)len)) {
-			bad(r, "a NUL byte");
-			break;
-		}
-		copy = cc_xstrdup(line);
-		split_words(copy, &ws, line);
-		if (ws.n > 0 && ws.w[0][0] != '#')
-			conf_line(g, r, &ws);
-		free(copy);
-	}
-	free(line);
-	fclose(f);
-	return r->failed ? -1 : 0;
+	return 0;
 }
 
 /* What a usable gate must have, checked once the file is read. */
@@ -264,25 +262,14 @@ check(struct cc_gate *g, struct reader *r)
 			bad(r, "no text %s", gate_text_keys[i]);
 }
 
-/* A file of the QueryFrame's data in dir: a fresh path. */
-static char *
-frame_file(const char *dir, const char *name)
-{
-	size_t n = strlen(dir) + strlen(name) + 2;
-	char *p = cc_xmalloc(n);
-
-	snprintf(p, n, "%s/%s", dir, name);
-	return p;
-}
-
 struct cc_gate *
 cc_gate_load(const char *conf, const char *frame_dir, char *err, size_t errlen)
 {
 	struct cc_gate *g = calloc(1, sizeof *g);
 	struct reader r = { .path = conf, .err = err, .errlen = errlen };
-	char *syn = frame_file(frame_dir, "synonyms");
-	char *guidance = frame_file(frame_dir, "guidance");
-	char *reqs = frame_file(frame_dir, "requirements");
+	char *syn = gate_path_join(frame_dir, "synonyms");
+	char *guidance = gate_path_join(frame_dir, "guidance");
+	char *reqs = gate_path_join(frame_dir, "requirements");
 
 	if (!g)
 		cc_die(CC_EXIT_INTERNAL, "out of memory");

@@ -112,6 +112,8 @@ void py_repr_set(struct cc_buf *b, const char *const *items, size_t n);
 char *py_normpath(const char *p);
 char *py_dirname(const char *p);
 char *py_basename(const char *p);
+/* dir "/" name: a fresh string. */
+char *gate_path_join(const char *dir, const char *name);
 /* ASCII upper case of a fresh copy (intent names). */
 char *gate_upper(const char *s);
 
