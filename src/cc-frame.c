@@ -36,25 +36,6 @@ static const char usage_text[] =
 	"  -h, --help           show this help\n"
 	"  -V, --version        show the version\n";
 
-/* seed 003, QueryDecomposer.get_extraction_prompt, as it stands */
-static const char prompt_head[] =
-	"以下のクエリから情報を抽出してください。\n"
-	"\n"
-	"ルール：\n"
-	"- 明示されている情報のみ抽出\n"
-	"- 各スロットには「value」と「quote」を必ず含める\n"
-	"- 「quote」は raw_query からの正確な引用（原文そのまま）\n"
-	"- 推測・補完は禁止。不明な場合は null\n"
-	"\n"
-	"出力形式（JSON）：\n"
-	"{\n"
-	"  \"target_feature\": {\"value\": \"対象機能\", \"quote\": \"raw_queryからの引用\"} または null,\n"
-	"  \"trigger_condition\": {\"value\": \"再現条件\", \"quote\": \"raw_queryからの引用\"} または null,\n"
-	"  \"observed_issue\": {\"value\": \"問題\", \"quote\": \"raw_queryからの引用\"} または null,\n"
-	"  \"desired_action\": {\"value\": \"期待する修正\", \"quote\": \"raw_queryからの引用\"} または null\n"
-	"}\n"
-	"\n"
-	"クエリ: ";
 static const char prompt_system[] =
 	"You extract slots from a developer's request. Answer with the JSON object only.";
 
@@ -109,7 +90,7 @@ ask_llm(struct framer *fr, const char *q, size_t qlen, char *err, size_t errlen)
 	struct cc_buf user = {0}, out = {0};
 	jv v = jv_invalid();
 
-	cc_buf_add(&user, prompt_head, sizeof prompt_head - 1);
+	cc_buf_add(&user, cc_qframe_prompt, strlen(cc_qframe_prompt));
 	cc_buf_add(&user, q, qlen);
 	if (cc_llm_chat(&fr->llm, prompt_system, user.data, &out, err, errlen) == 0) {
 		v = cc_qframe_parse_answer(out.data ? out.data : "", out.len);

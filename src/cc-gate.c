@@ -29,7 +29,8 @@ static const char usage_text[] =
 	"  -n, --no-log           write no log\n"
 	"  -p, --pretty           indent the answer\n"
 	"  -c, --conf FILE        the gate's data (default: the domain's gate.conf)\n"
-	"  -f, --frame FILE       the frame's data (default: the domain's gate.frame)\n"
+	"  -f, --frame DIR        the QueryFrame's data: synonyms, guidance,\n"
+	"                         requirements (default: the domain's, cc-frame's)\n"
 	"  -D, --domain NAME|DIR  the domain (default $CC_DOMAIN)\n"
 	"  -u, --unbuffered       flush after every record\n"
 	"  -h, --help             show this help\n"
@@ -256,7 +257,7 @@ main(int argc, char **argv)
 		.ctx = &gk };
 	struct cc_domain *domain = NULL;
 	const char *repo = NULL, *log_dir = NULL, *conf = NULL, *frame = NULL, *cmd;
-	char *conf_path = NULL, *frame_path = NULL, *log_path = NULL, err[768];
+	char *conf_path = NULL, *log_path = NULL, err[768];
 	int c, status, no_log = 0;
 
 	cc_set_progname(argv[0]);
@@ -308,7 +309,7 @@ main(int argc, char **argv)
 	if (!conf)
 		conf = conf_path = cc_config_domain_path(&gk.cfg, "gate.conf");
 	if (!frame)
-		frame = frame_path = cc_config_domain_path(&gk.cfg, "gate.frame");
+		frame = gk.cfg.domain_dir;
 	if (!(gk.gate = cc_gate_load(conf, frame, err, sizeof err)))
 		cc_die(CC_EXIT_USAGE, "%s%s", err, conf_path && access(conf, F_OK) < 0 ?
 		    " (the domain has no gate: cc-gate serves a domain with gate.conf, "
@@ -345,7 +346,6 @@ done:
 	cc_domain_free(domain);
 	cc_config_release(&gk.cfg);
 	free(conf_path);
-	free(frame_path);
 	free(log_path);
 	return status;
 }

@@ -50,7 +50,9 @@ gate_domain() {
 	fallback     coder
 	EOF
 	ln -sf "$top_srcdir/share/concierge/code-intel/gate.conf" "$T/gate-domain/gate.conf"
-	ln -sf "$top_srcdir/share/concierge/code-intel/gate.frame" "$T/gate-domain/gate.frame"
+	for f in synonyms guidance requirements; do
+		ln -sf "$top_srcdir/share/concierge/code-intel/$f" "$T/gate-domain/$f"
+	done
 }
 
 # A jq program: {want, got, status} -> the list of differences ([] when

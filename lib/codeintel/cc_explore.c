@@ -13,6 +13,7 @@
 #include "cc_util.h"
 #include "cc_json.h"
 #include "cc_explore.h"
+#include "cc_datafile.h"
 
 struct hint {
 	char *text, *action;
@@ -49,6 +50,7 @@ struct cc_explore {
 	 */
 	struct cc_buf guidance[NMASKS], tools_text[NMASKS];
 	struct cc_buf *req_json;	/* by require line; the last: none */
+	const char *path;	/* the file being read */
 	char err[512];
 };
 
@@ -112,29 +114,29 @@ cc_explore_free(struct cc_explore *x)
 	free(x);
 }
 
-static int __attribute__((format(printf, 4, 5)))
-fail(struct cc_explore *x, const char *path, int line, const char *fmt, ...)
+static int __attribute__((format(printf, 3, 4)))
+fail(struct cc_explore *x, int line, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(x->err, sizeof x->err, "%s:%d: ", path, line);
 
 	va_start(ap, fmt);
-	vsnprintf(x->err + n, sizeof x->err - (size_t)n, fmt, ap);
+	cc_datafile_verror(x->err, sizeof x->err, x->path, line, fmt, ap);
 	va_end(ap);
 	return -1;
 }
 
 /* SLOT tools TOOL... | SLOT hint TEXT | SLOT action TEXT */
 static int
-guidance_line(struct cc_explore *x, const char *path, int line, char *rest)
+guidance_line(void *ctx, char *rest, int line)
 {
+	struct cc_explore *x = ctx;
 	char *slot = cc_word(&rest), *what = cc_word(&rest);
 	int i = cc_qframe_slot(slot, strlen(slot));
 	struct hint *h;
 
 	rest += strspn(rest, " \t");
 	if (i < 0)
-		return fail(x, path, line, "unknown slot '%s'", slot);
+		return fail(x, line, "unknown slot '%s'", slot);
 	h = &x->hints[i];
 	if (strcmp(what, "tools") == 0) {
 		char *w;
@@ -148,7 +150,7 @@ guidance_line(struct cc_explore *x, const char *path, int line, char *rest)
 		free(h->action);
 		h->action = cc_xstrdup(rest);
 	} else {
-		return fail(x, path, line, "expected 'SLOT tools TOOL...', 'SLOT hint TEXT' "
+		return fail(x, line, "expected 'SLOT tools TOOL...', 'SLOT hint TEXT' "
 		    "or 'SLOT action TEXT'");
 	}
 	return 0;
@@ -156,8 +158,9 @@ guidance_line(struct cc_explore *x, const char *path, int line, char *rest)
 
 /* require INTENTS RISKS KEY=N... [slot_evidence=SLOT,...] | tools TOOL... */
 static int
-requirements_line(struct cc_explore *x, const char *path, int line, char *rest)
+requirements_line(void *ctx, char *rest, int line)
 {
+	struct cc_explore *x = ctx;
 	char *kw = cc_word(&rest), *w;
 
 	if (strcmp(kw, "tools") == 0) {
@@ -166,7 +169,7 @@ requirements_line(struct cc_explore *x, const char *path, int line, char *rest)
 		return 0;
 	}
 	if (strcmp(kw, "require") != 0)
-		return fail(x, path, line, "unknown directive '%s' (require, tools)", kw);
+		return fail(x, line, "unknown directive '%s' (require, tools)", kw);
 	struct require r = {0};
 	char *intents = cc_word(&rest), *risks = cc_word(&rest);
 
@@ -182,7 +185,7 @@ requirements_line(struct cc_explore *x, const char *path, int line, char *rest)
 			add_commas(&r.evidence, &r.nevidence, eq + 1);
 			for (size_t k = 0; k < r.nevidence; k++)
 				if (cc_qframe_slot(r.evidence[k], strlen(r.evidence[k])) < 0) {
-					fail(x, path, line, "unknown slot '%s'", r.evidence[k]);
+					fail(x, line, "unknown slot '%s'", r.evidence[k]);
 					goto free;
 				}
 			continue;
@@ -199,7 +202,7 @@ requirements_line(struct cc_explore *x, const char *path, int line, char *rest)
 	x->reqs[x->nreqs++] = r;
 	return 0;
 bad:
-	fail(x, path, line, "expected 'require INTENT,... RISK,... KEY=N... "
+	fail(x, line, "expected 'require INTENT,... RISK,... KEY=N... "
 	    "[slot_evidence=SLOT,...]'");
 free:
 	free_list(r.intents, r.nintents);
@@ -212,30 +215,10 @@ free:
 }
 
 static int
-read_file(struct cc_explore *x, const char *path,
-    int (*fn)(struct cc_explore *, const char *, int, char *))
+read_file(struct cc_explore *x, const char *path, cc_datafile_fn fn)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	int n = 0, rc = 0;
-
-	if (!f) {
-		snprintf(x->err, sizeof x->err, "cannot open '%s': %s", path, strerror(errno));
-		return -1;
-	}
-	while (rc == 0 && getline(&line, &cap, f) >= 0) {
-		char *s = line;
-
-		n++;
-		line[strcspn(line, "\r\n")] = '\0';
-		s += strspn(s, " \t");
-		if (*s && *s != '#')
-			rc = fn(x, path, n, s);
-	}
-	free(line);
-	fclose(f);
-	return rc;
+	x->path = path;
+	return cc_datafile_each(path, fn, x, x->err, sizeof x->err);
 }
 
 static void prepare(struct cc_explore *x);
@@ -405,14 +388,40 @@ cc_explore_tools_text(const struct cc_explore *x, const int missing[CC_QF_NSLOTS
 	cc_buf_add(b, t->data, t->len);
 }
 
-void
-cc_explore_write_requirements(const struct cc_explore *x, const char *intent,
-    const char *risk, struct cc_jw *w)
+/* The first require line that names the intent and the risk; nreqs: none. */
+static size_t
+require_for(const struct cc_explore *x, const char *intent, const char *risk)
 {
 	size_t r = 0;
 
 	while (r < x->nreqs && !(listed(x->reqs[r].intents, x->reqs[r].nintents, intent) &&
 	    listed(x->reqs[r].risks, x->reqs[r].nrisks, risk)))
 		r++;
+	return r;
+}
+
+void
+cc_explore_write_requirements(const struct cc_explore *x, const char *intent,
+    const char *risk, struct cc_jw *w)
+{
+	size_t r = require_for(x, intent, risk);
+
 	cc_jw_raw(w, x->req_json[r].data, x->req_json[r].len);
+}
+
+jv
+cc_explore_guidance_jv(const struct cc_explore *x, const int missing[CC_QF_NSLOTS])
+{
+	const struct cc_buf *b = &x->guidance[mask_of(missing)];
+
+	return cc_json_parse(b->data, b->len);
+}
+
+jv
+cc_explore_requirements_jv(const struct cc_explore *x, const char *intent,
+    const char *risk)
+{
+	size_t r = require_for(x, intent, risk);
+
+	return cc_json_parse(x->req_json[r].data, x->req_json[r].len);
 }

@@ -10,6 +10,7 @@
 #ifndef CC_EXPLORE_H
 #define CC_EXPLORE_H
 
+#include <jv.h>
 #include <stddef.h>
 
 #include "cc_json.h"
@@ -39,5 +40,10 @@ void cc_explore_tools_text(const struct cc_explore *x,
  */
 void cc_explore_write_requirements(const struct cc_explore *x,
 	const char *intent, const char *risk, struct cc_jw *w);
+
+/* The same two objects as owned jv values (for cc-gate, which keeps jv). */
+jv cc_explore_guidance_jv(const struct cc_explore *x, const int missing[CC_QF_NSLOTS]);
+jv cc_explore_requirements_jv(const struct cc_explore *x, const char *intent,
+	const char *risk);
 
 #endif

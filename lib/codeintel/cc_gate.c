@@ -107,24 +107,40 @@ has_string(jv a, const char *s)
 	return found;
 }
 
+/* A formatted string as a jv. */
+static jv
+vfmt(const char *f, va_list ap)
+{
+	char *s = NULL;
+	int n = vasprintf(&s, f, ap);
+	jv v;
+
+	if (n < 0)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	v = jv_string_sized(s, n);
+	free(s);
+	return v;
+}
+
 static jv
 fmt(const char *f, ...) __attribute__((format(printf, 1, 2)));
 static jv
 fmt(const char *f, ...)
 {
 	va_list ap;
-	char *s = NULL;
-	int n;
 	jv v;
 
 	va_start(ap, f);
-	n = vasprintf(&s, f, ap);
+	v = vfmt(f, ap);
 	va_end(ap);
-	if (n < 0)
-		cc_die(CC_EXIT_INTERNAL, "out of memory");
-	v = jv_string_sized(s, n);
-	free(s);
 	return v;
+}
+
+/* v itself when a string, else the string def (borrows v). */
+static jv
+str_or(jv v, const char *def)
+{
+	return jv_get_kind(v) == JV_KIND_STRING ? jv_copy(v) : jv_string(def);
 }
 
 static jv
@@ -178,18 +194,12 @@ static jv
 bad_args(const char *f, ...)
 {
 	va_list ap;
-	char *s = NULL;
-	int n;
 	jv v;
 
 	va_start(ap, f);
-	n = vasprintf(&s, f, ap);
+	v = vfmt(f, ap);
 	va_end(ap);
-	if (n < 0)
-		cc_die(CC_EXIT_INTERNAL, "out of memory");
-	v = error_answer("invalid_arguments", jv_string_sized(s, n));
-	free(s);
-	return v;
+	return error_answer("invalid_arguments", v);
 }
 
 int
@@ -299,14 +309,14 @@ arg_str(struct args *x, const char *name, int required, size_t max)
 	return v;
 }
 
-/* An array of strings, each at most max bytes: [] when absent. */
+/* An array of at most CC_GATE_MAX_ITEMS items: [] when absent or refused. */
 static jv
-arg_strings(struct args *x, const char *name, size_t max)
+arg_items(struct args *x, const char *name)
 {
 	jv v = arg(x, name, JV_KIND_ARRAY);
 	int n;
 
-	if (failed(x) || jv_get_kind(v) == JV_KIND_NULL) {
+	if (failed(x) || jv_get_kind(v) != JV_KIND_ARRAY) {
 		jv_free(v);
 		return jv_array();
 	}
@@ -317,6 +327,16 @@ arg_strings(struct args *x, const char *name, size_t max)
 		jv_free(v);
 		return jv_array();
 	}
+	return v;
+}
+
+/* An array of strings, each at most max bytes: [] when absent. */
+static jv
+arg_strings(struct args *x, const char *name, size_t max)
+{
+	jv v = arg_items(x, name);
+	int n = jv_array_length(jv_copy(v));
+
 	for (int i = 0; i < n && !failed(x); i++) {
 		jv e = jv_array_get(jv_copy(v), i);
 
@@ -642,22 +662,15 @@ log_decision(struct cc_gate_ctx *c, jv *s, const char *tool, int before, jv answ
 
 /* ---- start_session ---- */
 
+/* The extraction prompt of cc-frame, the query after it. */
 static jv
-extraction_prompt(const struct cc_gate *g, jv query)
+extraction_prompt(jv query)
 {
 	struct cc_buf b = {0};
 	struct gs q = view(query);
-	const char *p = g->prompt.data, *end = p + g->prompt.len, *m;
 
-	/* the lines as written, {query} replaced, without the last newline */
-	if (end > p && end[-1] == '\n')
-		end--;
-	while (p < end && (m = memmem(p, (size_t)(end - p), "{query}", 7))) {
-		cc_buf_add(&b, p, (size_t)(m - p));
-		cc_buf_add(&b, q.s, q.n);
-		p = m + 7;
-	}
-	cc_buf_add(&b, p, (size_t)(end - p));
+	cc_buf_add(&b, cc_qframe_prompt, strlen(cc_qframe_prompt));
+	cc_buf_add(&b, q.s, q.n);
 	return buf_str(&b);
 }
 
@@ -716,7 +729,7 @@ cc_gate_start_session(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 
 	qf = jv_object();
 	qf = set(qf, "status", jv_string("pending"));
-	qf = set(qf, "extraction_prompt", extraction_prompt(g, query));
+	qf = set(qf, "extraction_prompt", extraction_prompt(query));
 	qf = set(qf, "next_step", jv_string("Extract slots from query using the prompt, "
 	    "then call set_query_frame."));
 	r = jv_object();
@@ -823,7 +836,7 @@ cc_gate_set_query_frame(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 		vs = view(v);
 		qs = view(q);
 		/* validate_slot: a value; a quote in the query; the two consistent */
-		if (vs.n == 0 || qs.n == 0 || !py_in(qs, raw) || !gate_consistent(vs, qs)) {
+		if (cc_qframe_validate(vs.s, vs.n, qs.s, qs.n, raw.s, raw.n) != CC_QF_VALID) {
 			jv e = set(jv_object(), "slot", jv_string(gate_slot_names[s]));
 			jv q_given = get(slots[s], "quote");
 			/* f"quote '{slot_data.get('quote', '')}'": null shows as None */
@@ -866,7 +879,7 @@ cc_gate_set_query_frame(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 	frame = set(frame, "slot_source", jv_copy(sources));
 	frame = set(frame, "slot_evidence", jv_object());
 	frame = set(frame, "slot_quotes", quotes);
-	risk = gate_risk(g, frame, intent_of(g, *session));
+	risk = gate_risk(frame, intent_of(g, *session));
 	missing = gate_missing_slots(frame);
 	guide = gate_guidance(g, missing);
 	*session = set(*session, "query_frame", jv_copy(frame));
@@ -883,8 +896,8 @@ cc_gate_set_query_frame(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 	r = set(r, "risk_level", jv_string(risk));
 	r = set(r, "missing_slots", jv_copy(missing));
 	r = set(r, "investigation_guidance", guide);
-	r = set(r, "exploration_requirements", gate_requirements_json(g,
-	    gate_requirements(g, risk, intent_of(g, *session))));
+	r = set(r, "exploration_requirements", gate_requirements(g, risk,
+	    intent_of(g, *session)));
 	cc_buf_add(&b, "QueryFrame set. Risk level: ", 28);
 	cc_buf_add(&b, risk, strlen(risk));
 	cc_buf_add(&b, ". Missing slots: ", 17);
@@ -930,8 +943,8 @@ cc_gate_get_session_status(struct cc_gate_ctx *c, jv args, jv *session, time_t n
 	f = get(s, "query_frame");
 	r = set(r, "query_frame", frame_dict(g, f));
 	jv_free(f);
-	r = set(r, "exploration_requirements", gate_requirements_json(g,
-	    gate_requirements(g, risk_of(s), intent_of(g, s))));
+	r = set(r, "exploration_requirements", gate_requirements(g, risk_of(s),
+	    intent_of(g, s)));
 	r = set(r, "tools_used", strings(s, "tools_used"));
 	r = set(r, "phase_history", get(s, "phase_history"));
 	r = set(r, "outcomes", get(s, "outcomes"));
@@ -1246,7 +1259,7 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 {
 	const struct cc_gate *g = c->gate;
 	const struct gate_intent *in;
-	const struct gate_req *req;
+	jv req, req_tools, req_evidence;
 	struct args x;
 	struct gate_files *files = NULL;
 	unsigned char *sym_ok = NULL;
@@ -1300,21 +1313,24 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 	missing = jv_array();
 
 	/* evaluate_exploration_v36: the counts, the tools, the slots' evidence */
-	if (jlen(syms) < req->symbols)
-		missing = jv_array_append(missing, fmt("symbols_identified: %d/%d", jlen(syms),
-		    req->symbols));
-	if (jlen(eps) < req->entry_points)
-		missing = jv_array_append(missing, fmt("entry_points: %d/%d", jlen(eps),
-		    req->entry_points));
-	if (jlen(fl) < req->files)
-		missing = jv_array_append(missing, fmt("files_analyzed: %d/%d", jlen(fl),
-		    req->files));
-	if (jlen(pats) < req->patterns)
-		missing = jv_array_append(missing, fmt("existing_patterns: %d/%d", jlen(pats),
-		    req->patterns));
-	for (size_t i = 0; i < g->required_tools.n; i++)
-		if (!has_string(tools_used, g->required_tools.v[i]))
-			miss_tools = jv_array_append(miss_tools, jv_string(g->required_tools.v[i]));
+	{
+		static const char *const keys[] = { "symbols_identified", "entry_points",
+			"files_analyzed", "existing_patterns" };
+		const int have[] = { jlen(syms), jlen(eps), jlen(fl), jlen(pats) };
+
+		for (int k = 0; k < 4; k++)
+			if (have[k] < gate_requirement(req, keys[k]))
+				missing = jv_array_append(missing, fmt("%s: %d/%d", keys[k],
+				    have[k], gate_requirement(req, keys[k])));
+	}
+	req_tools = strings(req, "required_tools");
+	jv_array_foreach(req_tools, i, t) {
+		if (!has_string(tools_used, jv_string_value(t)))
+			miss_tools = jv_array_append(miss_tools, jv_copy(t));
+		jv_free(t);
+	}
+	jv_free(req_tools);
+	req_evidence = strings(req, "required_slot_evidence");
 	if (jlen(miss_tools)) {
 		struct cc_buf b = {0};
 		const char **v = cc_xmalloc((size_t)jlen(miss_tools) * sizeof *v);
@@ -1369,7 +1385,8 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 		frame = evidence_slots(c, frame, given, syms, tools_used, files, sym_ok,
 		    &ev_errors, now);
 		for (int s = 0; s < SLOT_N; s++)
-			if ((req->slots & (1u << s)) && !has_slot_evidence(frame, s)) {
+			if (has_string(req_evidence, gate_slot_names[s]) &&
+			    !has_slot_evidence(frame, s)) {
 				missing = jv_array_append(missing, fmt("slot_evidence: %s not evidenced",
 				    gate_slot_names[s]));
 				unevidenced = jv_array_append(unevidenced, jv_string(gate_slot_names[s]));
@@ -1423,11 +1440,10 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 	exp = set(exp, "existing_patterns", jv_copy(pats));
 	exp = set(exp, "files_analyzed", jv_copy(fl));
 	exp = set(exp, "tools_used", jv_copy(tools_used));
-	exp = set(exp, "notes", jv_get_kind(notes) == JV_KIND_STRING ? jv_copy(notes) :
-	    jv_string(""));
+	exp = set(exp, "notes", str_or(notes, ""));
 	exp = set(exp, "evaluated_confidence", jv_string(conf));
 	exp = set(exp, "missing_requirements", jv_copy(missing));
-	exp = set(exp, "requirements", gate_requirements_json(g, req));
+	exp = set(exp, "requirements", jv_copy(req));
 	exp = set(exp, "unevidenced_slots", jv_copy(unevidenced));
 	if (g->repo) {
 		exp = set(exp, "evidence_found", jv_copy(found));
@@ -1437,7 +1453,7 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 	if (jv_get_kind(frame) == JV_KIND_OBJECT) {
 		/* judged at the risk it had; rated again for what was found */
 		*session = set(*session, "query_frame", jv_copy(frame));
-		*session = set(*session, "risk_level", jv_string(gate_risk(g, frame, in)));
+		*session = set(*session, "risk_level", jv_string(gate_risk(frame, in)));
 	}
 	*session = transition(*session, PH_EXPLORATION, to, "submit_understanding",
 	    set(set(jv_object(), "evaluated_confidence", jv_string(conf)),
@@ -1498,6 +1514,8 @@ cc_gate_submit_understanding(struct cc_gate_ctx *c, jv args, jv *session, time_t
 	jv_free(found);
 	jv_free(unevidenced);
 	jv_free(miss_tools);
+	jv_free(req_evidence);
+	jv_free(req);
 	return r;
 }
 
@@ -1567,15 +1585,8 @@ validate_semantic_reason(const struct cc_gate *g, jv missing, const char *reason
 static jv
 arg_hypotheses(struct args *x)
 {
-	jv v = arg(x, "hypotheses", JV_KIND_ARRAY), out = jv_array();
+	jv v = arg_items(x, "hypotheses"), out = jv_array();
 
-	if (jv_get_kind(v) != JV_KIND_ARRAY) {
-		jv_free(v);
-		return out;
-	}
-	if (jv_array_length(jv_copy(v)) > CC_GATE_MAX_ITEMS)
-		x->err = bad_args("argument 'hypotheses' has more than %d items",
-		    CC_GATE_MAX_ITEMS);
 	jv_array_foreach(v, i, h) {
 		jv text = jv_null(), conf = jv_null(), slot = jv_null();
 
@@ -1612,11 +1623,9 @@ arg_hypotheses(struct args *x)
 		    (size_t)jv_string_length_bytes(jv_copy(text)) > CC_GATE_MAX_TEXT)
 			x->err = bad_args("hypothesis %d is too long", i + 1);
 		if (!failed(x)) {
-			jv o = set(jv_object(), "text", jv_get_kind(text) == JV_KIND_STRING ?
-			    jv_copy(text) : jv_string(""));
+			jv o = set(jv_object(), "text", str_or(text, ""));
 
-			o = set(o, "confidence", jv_get_kind(conf) == JV_KIND_STRING ?
-			    jv_copy(conf) : jv_string("medium"));
+			o = set(o, "confidence", str_or(conf, "medium"));
 			if (jv_get_kind(slot) == JV_KIND_STRING)
 				o = set(o, "slot", jv_copy(slot));
 			out = jv_array_append(out, o);
@@ -1666,7 +1675,7 @@ mark_hypotheses(const struct cc_gate *g, jv s, jv hyps)
 		jv_free(name);
 	}
 	if (jv_get_kind(frame) == JV_KIND_OBJECT) {
-		s = set(s, "risk_level", jv_string(gate_risk(g, frame, intent_of(g, s))));
+		s = set(s, "risk_level", jv_string(gate_risk(frame, intent_of(g, s))));
 		s = set(s, "query_frame", frame);
 	} else {
 		jv_free(frame);
@@ -1773,14 +1782,8 @@ cc_gate_submit_semantic(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 static jv
 arg_verified(struct args *x)
 {
-	jv v = arg(x, "verified", JV_KIND_ARRAY), out = jv_array();
+	jv v = arg_items(x, "verified"), out = jv_array();
 
-	if (jv_get_kind(v) != JV_KIND_ARRAY) {
-		jv_free(v);
-		return out;
-	}
-	if (jv_array_length(jv_copy(v)) > CC_GATE_MAX_ITEMS)
-		x->err = bad_args("argument 'verified' has more than %d items", CC_GATE_MAX_ITEMS);
 	jv_array_foreach(v, i, item) {
 		struct args y, z;
 		jv h, st, slot, ev, tool = jv_null(), target = jv_null(), result = jv_null();
@@ -1824,17 +1827,12 @@ arg_verified(struct args *x)
 			x->err = y.err;
 		} else {
 			/* the handler's defaults: "" for what is missing, status "rejected" */
-			e = set(jv_object(), "tool", jv_get_kind(tool) == JV_KIND_STRING ?
-			    jv_copy(tool) : jv_string(""));
-			e = set(e, "target", jv_get_kind(target) == JV_KIND_STRING ?
-			    jv_copy(target) : jv_string(""));
-			e = set(e, "result", jv_get_kind(result) == JV_KIND_STRING ?
-			    jv_copy(result) : jv_string(""));
+			e = set(jv_object(), "tool", str_or(tool, ""));
+			e = set(e, "target", str_or(target, ""));
+			e = set(e, "result", str_or(result, ""));
 			e = set(e, "files", jv_copy(files));
-			o = set(jv_object(), "hypothesis", jv_get_kind(h) == JV_KIND_STRING ?
-			    jv_copy(h) : jv_string(""));
-			o = set(o, "status", jv_get_kind(st) == JV_KIND_STRING ? jv_copy(st) :
-			    jv_string("rejected"));
+			o = set(jv_object(), "hypothesis", str_or(h, ""));
+			o = set(o, "status", str_or(st, "rejected"));
 			o = set(o, "evidence", e);
 			if (jv_get_kind(slot) == JV_KIND_STRING)
 				o = set(o, "slot", jv_copy(slot));
@@ -2076,7 +2074,7 @@ cc_gate_submit_verification(struct cc_gate_ctx *c, jv args, jv *session, time_t 
 	*session = set(*session, "verification", ver);
 	if (jv_get_kind(frame) == JV_KIND_OBJECT) {
 		*session = set(*session, "query_frame", jv_copy(frame));
-		*session = set(*session, "risk_level", jv_string(gate_risk(g, frame,
+		*session = set(*session, "risk_level", jv_string(gate_risk(frame,
 		    intent_of(g, *session))));
 	}
 	*session = transition(*session, PH_VERIFICATION, PH_READY, "submit_verification",
@@ -2352,8 +2350,7 @@ cc_gate_record_outcome(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 	line = set(line, "devrag_used", jv_bool(jv_get_kind(sem) == JV_KIND_OBJECT));
 	line = set(line, "confidence_was", gstr(exp, "evaluated_confidence") ?
 	    get(exp, "evaluated_confidence") : jv_string(""));
-	line = set(line, "trigger_message", jv_get_kind(trigger) == JV_KIND_STRING ?
-	    jv_copy(trigger) : jv_string(""));
+	line = set(line, "trigger_message", str_or(trigger, ""));
 	line = set(line, "analysis", a);
 	line = set(line, "record_id", fmt("outcome_%s_%s%s%s", jv_string_value(sid), ts,
 	    c->nonce ? "_" : "", c->nonce ? c->nonce : ""));
@@ -2544,7 +2541,7 @@ summarise(jv result, jv *detail)
 		    jv_string("error");
 
 		*detail = set(set(jv_object(), "status", jv_string("error")), "error_type",
-		    jv_get_kind(e) == JV_KIND_STRING ? jv_copy(e) : jv_string("unknown"));
+		    str_or(e, "unknown"));
 		jv_free(e);
 		return s;
 	}

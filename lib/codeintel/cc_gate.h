@@ -33,12 +33,12 @@ struct cc_session;
 struct cc_gate;
 
 /*
- * Load the gate's data: conf (gate.conf: phases, requirements, reasons,
- * intents) and frame (gate.frame: slots' synonyms, investigation hints,
- * the extraction prompt).  NULL with err set on the first problem
- * ("path:line: why").
+ * Load the gate's data: conf (gate.conf: phases, reasons, intents) and,
+ * from the directory frame_dir, the QueryFrame's data cc-frame(1) reads
+ * too (synonyms, guidance, requirements; code-intel(5)).  NULL with err
+ * set on the first problem ("path:line: why").
  */
-struct cc_gate *cc_gate_load(const char *conf, const char *frame, char *err,
+struct cc_gate *cc_gate_load(const char *conf, const char *frame_dir, char *err,
 	size_t errlen);
 void cc_gate_free(struct cc_gate *g);
 /*

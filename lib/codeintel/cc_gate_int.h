@@ -16,6 +16,9 @@
 
 #include "cc_json.h"
 #include "cc_gate.h"
+#include "cc_qframe.h"
+#include "cc_synonyms.h"
+#include "cc_explore.h"
 
 /* A view of a UTF-8 string; may hold NUL bytes (JSON "\u0000"). */
 struct gs {
@@ -37,14 +40,19 @@ enum gate_phase { PH_EXPLORATION, PH_SEMANTIC, PH_VERIFICATION, PH_READY, PH_N }
 extern const char *const gate_phase_names[PH_N];
 int gate_phase_parse(const char *name);	/* -1 if none */
 
-enum gate_slot { SLOT_TARGET, SLOT_TRIGGER, SLOT_OBSERVED, SLOT_DESIRED, SLOT_N };
-extern const char *const gate_slot_names[SLOT_N];
+/* The QueryFrame's slots are cc-frame's (cc_qframe.h). */
+enum gate_slot {
+	SLOT_TARGET = CC_QF_TARGET,
+	SLOT_TRIGGER = CC_QF_TRIGGER,
+	SLOT_OBSERVED = CC_QF_ISSUE,
+	SLOT_DESIRED = CC_QF_ACTION,
+	SLOT_N = CC_QF_NSLOTS
+};
+#define gate_slot_names cc_qframe_slot_names
 int gate_slot_parse(const char *name);	/* -1 if none */
 
-/* What an intent does, from gate.conf's intent lines (no name in C). */
+/* What an intent does, from gate.conf's intent lines. */
 #define ROLE_CODE 1		/* needs code understanding: full requirements */
-#define ROLE_BUILD 2		/* risk rule 3: HIGH when no slot is filled */
-#define ROLE_CHANGE 4		/* risk rule 2: HIGH without target_feature */
 struct gate_intent {
 	char *name;
 	unsigned roles;
@@ -52,25 +60,9 @@ struct gate_intent {
 	struct strv required_phases;	/* get_required_phases' labels */
 };
 
-struct gate_req {
-	struct strv intents, risks;	/* empty: any */
-	int symbols, entry_points, files, patterns;
-	unsigned slots;		/* bit per enum gate_slot: required evidence */
-};
-
 struct gate_reason {
 	char *key;		/* a missing requirement's key */
 	struct strv reasons;
-};
-
-struct gate_synonym {
-	char *key;		/* matched in the NL term as written */
-	struct strv terms;	/* matched in the lower-cased texts */
-};
-
-struct gate_hint {
-	char *hint, *action;
-	struct strv tools;
 };
 
 /* A message of the original's that names the toolset: data, not C. */
@@ -85,16 +77,12 @@ struct cc_gate {
 	struct gate_intent *intents;
 	size_t nintents;
 	int default_intent;		/* index; -1 until set */
-	struct gate_req *reqs;
-	size_t nreqs;
-	struct strv required_tools, verification_tools, devrag_reasons,
-	    always_reasons;
+	struct strv verification_tools, devrag_reasons, always_reasons;
 	struct gate_reason *reasons;
 	size_t nreasons;
-	struct gate_synonym *synonyms;
-	size_t nsynonyms;
-	struct gate_hint hints[SLOT_N];
-	struct cc_buf prompt;		/* the extraction prompt, {query} in it */
+	/* the QueryFrame's data, cc-frame's: synonyms, guidance, requirements */
+	struct cc_synonyms *synonyms;
+	struct cc_explore *explore;
 	struct gate_text *texts;
 	size_t ntexts;
 	char *repo;			/* real path, or NULL: evidence trusted */
@@ -124,26 +112,33 @@ void py_repr_set(struct cc_buf *b, const char *const *items, size_t n);
 char *py_normpath(const char *p);
 char *py_dirname(const char *p);
 char *py_basename(const char *p);
+/* dir "/" name: a fresh string. */
+char *gate_path_join(const char *dir, const char *name);
 /* ASCII upper case of a fresh copy (intent names). */
 char *gate_upper(const char *s);
 
-/* ---- the QueryFrame rules (cc_gate_frame.c) ---- */
-/* _is_semantically_consistent(value, quote) */
-int gate_consistent(struct gs value, struct gs quote);
-/* is_related(nl_term, symbol), with gate.frame's synonyms */
-int gate_related(const struct cc_gate *g, struct gs nl, struct gs sym);
+/*
+ * ---- the QueryFrame as a session holds it, put to cc-frame's rules
+ * (cc_qframe, cc_synonyms, cc_explore) (cc_gate_frame.c) ----
+ */
 /* A slot's value from a frame object (borrowed): NULL unless a non-empty string. */
 const char *gate_slot_value(jv frame, int slot, size_t *n);
-/* assess_risk_level: "HIGH", "MEDIUM" or "LOW". */
-const char *gate_risk(const struct cc_gate *g, jv frame, const struct gate_intent *in);
+/* assess_risk_level (cc_qframe_risk): "HIGH", "MEDIUM" or "LOW". */
+const char *gate_risk(jv frame, const struct gate_intent *in);
 /* get_missing_slots as a jv array of names. */
 jv gate_missing_slots(jv frame);
-/* generate_investigation_guidance(missing) */
+/* generate_investigation_guidance(missing): {missing_slots, hints, recommended_tools} */
 jv gate_guidance(const struct cc_gate *g, jv missing);
-/* get_dynamic_requirements: the first requires line for risk and intent. */
-const struct gate_req *gate_requirements(const struct cc_gate *g,
-	const char *risk, const struct gate_intent *in);
-jv gate_requirements_json(const struct cc_gate *g, const struct gate_req *r);
+/*
+ * get_dynamic_requirements: the requirements file's object for the risk
+ * and intent ({symbols_identified, ..., required_slot_evidence,
+ * required_tools}); owned.
+ */
+jv gate_requirements(const struct cc_gate *g, const char *risk, const struct gate_intent *in);
+/* A count of such an object (borrowed), 0 when absent. */
+int gate_requirement(jv req, const char *key);
+/* is_related(nl_term, symbol) with the domain's synonyms. */
+int gate_related(const struct cc_gate *g, struct gs nl, struct gs sym);
 const struct gate_intent *gate_intent_find(const struct cc_gate *g, const char *name);
 
 /* Count one OutcomeLog line into the statistics (borrows line; consumes stats). */

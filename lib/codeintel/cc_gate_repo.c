@@ -115,16 +115,6 @@ has_dotdot(const char *p)
 	return 0;
 }
 
-static char *
-join(const char *repo, const char *rel)
-{
-	size_t n = strlen(repo) + strlen(rel) + 2;
-	char *p = cc_xmalloc(n);
-
-	snprintf(p, n, "%s/%s", repo, rel);
-	return p;
-}
-
 static int
 read_head(struct gate_files *f, struct gfile *x, char *why, size_t whylen)
 {
@@ -198,7 +188,7 @@ gate_files_add(struct gate_files *f, struct gs path, char *why, size_t whylen)
 			return -1;
 		}
 	}
-	cand = rel[0] == '/' ? cc_xstrdup(rel) : join(repo, rel);
+	cand = rel[0] == '/' ? cc_xstrdup(rel) : gate_path_join(repo, rel);
 	real = realpath(cand, NULL);
 	free(cand);
 	if (!real) {
@@ -476,7 +466,7 @@ gate_repo_target(const struct cc_gate *g, const char *path, char **rel,
 		*rel = cc_xstrdup(norm);
 	}
 	free(norm);
-	full = join(g->repo, *rel);
+	full = gate_path_join(g->repo, *rel);
 	real = realpath(full, NULL);
 	rc = real != NULL;
 	/* a new file: its nearest existing directory must be inside */

@@ -9,6 +9,7 @@
  */
 #include "config.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <utf8proc.h>
@@ -335,4 +336,14 @@ gate_upper(const char *s)
 		if (*c >= 'a' && *c <= 'z')
 			*c = (char)(*c - 'a' + 'A');
 	return u;
+}
+
+char *
+gate_path_join(const char *dir, const char *name)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *p = cc_xmalloc(n);
+
+	snprintf(p, n, "%s/%s", dir, name);
+	return p;
 }

@@ -20,6 +20,26 @@ const char *const cc_qframe_slot_names[CC_QF_NSLOTS] = {
 	"target_feature", "trigger_condition", "observed_issue", "desired_action",
 };
 
+/* seed 003, QueryDecomposer.get_extraction_prompt, as it stands */
+const char cc_qframe_prompt[] =
+	"以下のクエリから情報を抽出してください。\n"
+	"\n"
+	"ルール：\n"
+	"- 明示されている情報のみ抽出\n"
+	"- 各スロットには「value」と「quote」を必ず含める\n"
+	"- 「quote」は raw_query からの正確な引用（原文そのまま）\n"
+	"- 推測・補完は禁止。不明な場合は null\n"
+	"\n"
+	"出力形式（JSON）：\n"
+	"{\n"
+	"  \"target_feature\": {\"value\": \"対象機能\", \"quote\": \"raw_queryからの引用\"} または null,\n"
+	"  \"trigger_condition\": {\"value\": \"再現条件\", \"quote\": \"raw_queryからの引用\"} または null,\n"
+	"  \"observed_issue\": {\"value\": \"問題\", \"quote\": \"raw_queryからの引用\"} または null,\n"
+	"  \"desired_action\": {\"value\": \"期待する修正\", \"quote\": \"raw_queryからの引用\"} または null\n"
+	"}\n"
+	"\n"
+	"クエリ: ";
+
 int
 cc_qframe_slot(const char *name, size_t len)
 {

@@ -30,6 +30,13 @@ extern const char *const cc_qframe_slot_names[CC_QF_NSLOTS];
 /* The slot named name[0..len), or -1. */
 int cc_qframe_slot(const char *name, size_t len);
 
+/*
+ * The extraction prompt of seed 003 (QueryDecomposer.get_extraction_prompt,
+ * as it stands), to be followed by the request: what cc-frame sends an LLM
+ * and what cc-gate's start_session hands a coding agent.
+ */
+extern const char cc_qframe_prompt[];
+
 /* A frame: each slot's value, empty when len is 0 (Python's falsy). */
 struct cc_qframe {
 	const char *value[CC_QF_NSLOTS];

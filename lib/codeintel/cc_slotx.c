@@ -21,6 +21,7 @@
 #include "cc_json.h"
 #include "cc_text.h"
 #include "cc_slotx.h"
+#include "cc_datafile.h"
 
 #define MAX_INTENTS 8
 #define JIT_AFTER 200		/* extractions before the patterns are JIT-compiled */
@@ -82,10 +83,9 @@ static int __attribute__((format(printf, 3, 4)))
 fail(struct cc_slotx *x, int line, const char *fmt, ...)
 {
 	va_list ap;
-	int n = snprintf(x->err, sizeof x->err, "%s:%d: ", x->path, line);
 
 	va_start(ap, fmt);
-	vsnprintf(x->err + n, sizeof x->err - (size_t)n, fmt, ap);
+	cc_datafile_verror(x->err, sizeof x->err, x->path, line, fmt, ap);
 	va_end(ap);
 	return -1;
 }
@@ -226,8 +226,9 @@ mark_byte(unsigned char *table, unsigned char b)
 }
 
 static int
-parse_line(struct cc_slotx *x, char *line, int lineno)
+parse_line(void *ctx, char *line, int lineno)
 {
+	struct cc_slotx *x = ctx;
 	char *rest = line, *kw = cc_word(&rest), *w;
 
 	rest += strspn(rest, " \t");
@@ -329,31 +330,11 @@ struct cc_slotx *
 cc_slotx_load(const char *path, char *err, size_t errlen)
 {
 	struct cc_slotx *x = calloc(1, sizeof *x);
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0, rc = 0;
 
 	if (!x)
 		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	x->path = path;
-	if (!f) {
-		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-		free(x);
-		return NULL;
-	}
-	while (rc == 0 && getline(&line, &cap, f) >= 0) {
-		char *s = line;
-
-		lineno++;
-		line[strcspn(line, "\r\n")] = '\0';
-		s += strspn(s, " \t");
-		if (*s && *s != '#')
-			rc = parse_line(x, s, lineno);
-	}
-	free(line);
-	fclose(f);
-	if (rc < 0) {
+	if (cc_datafile_each(path, parse_line, x, x->err, sizeof x->err) < 0) {
 		snprintf(err, errlen, "%s", x->err);
 		cc_slotx_free(x);
 		return NULL;

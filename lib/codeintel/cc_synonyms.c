@@ -13,6 +13,7 @@
 #include "cc_json.h"
 #include "cc_text.h"
 #include "cc_synonyms.h"
+#include "cc_datafile.h"
 
 struct group {
 	char *key;		/* as written: compared with the term as given */
@@ -52,54 +53,52 @@ cc_synonyms_free(struct cc_synonyms *s)
 	free(s);
 }
 
+/* What a line of the file is read into, and where its errors go. */
+struct reading {
+	struct cc_synonyms *s;
+	const char *path;
+	char *err;
+	size_t errlen;
+};
+
+/* ignore WORD... | TERM WORD... */
+static int
+synonyms_line(void *ctx, char *rest, int lineno)
+{
+	struct reading *r = ctx;
+	struct cc_synonyms *s = r->s;
+	char *w = cc_word(&rest);
+
+	if (strcmp(w, "ignore") == 0) {
+		while (*(w = cc_word(&rest)))
+			add(&s->ignore, &s->nignore, w);
+		return 0;
+	}
+	struct group g = { .key = cc_xstrdup(w) };
+
+	while (*(w = cc_word(&rest))) {
+		char *low = cc_text_lower(w, strlen(w), NULL);
+
+		add(&g.words, &g.nwords, low);
+		free(low);
+	}
+	s->groups = cc_xrealloc(s->groups, (s->ngroups + 1) * sizeof *s->groups);
+	s->groups[s->ngroups++] = g;
+	if (!g.nwords)
+		return cc_datafile_error(r->err, r->errlen, r->path, lineno,
+		    "'%s' has no words (TERM WORD...)", g.key);
+	return 0;
+}
+
 struct cc_synonyms *
 cc_synonyms_load(const char *path, char *err, size_t errlen)
 {
 	struct cc_synonyms *s = calloc(1, sizeof *s);
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0;
-	int lineno = 0, bad = 0;
+	struct reading r = { s, path, err, errlen };
 
 	if (!s)
 		cc_die(CC_EXIT_INTERNAL, "out of memory");
-	if (!f) {
-		snprintf(err, errlen, "cannot open '%s': %s", path, strerror(errno));
-		free(s);
-		return NULL;
-	}
-	while (!bad && getline(&line, &cap, f) >= 0) {
-		char *rest = line, *w;
-
-		lineno++;
-		line[strcspn(line, "\r\n")] = '\0';
-		w = cc_word(&rest);
-		if (!*w || *w == '#')
-			continue;
-		if (strcmp(w, "ignore") == 0) {
-			while (*(w = cc_word(&rest)))
-				add(&s->ignore, &s->nignore, w);
-			continue;
-		}
-		struct group g = { .key = cc_xstrdup(w) };
-
-		while (*(w = cc_word(&rest))) {
-			char *low = cc_text_lower(w, strlen(w), NULL);
-
-			add(&g.words, &g.nwords, low);
-			free(low);
-		}
-		s->groups = cc_xrealloc(s->groups, (s->ngroups + 1) * sizeof *s->groups);
-		s->groups[s->ngroups++] = g;
-		if (!g.nwords) {
-			snprintf(err, errlen, "%s:%d: '%s' has no words (TERM WORD...)",
-			    path, lineno, g.key);
-			bad = 1;
-		}
-	}
-	free(line);
-	fclose(f);
-	if (bad) {
+	if (cc_datafile_each(path, synonyms_line, &r, err, errlen) < 0) {
 		cc_synonyms_free(s);
 		return NULL;
 	}

@@ -94,7 +94,7 @@ setup(void)
 
 	if (dir && *dir) {
 		snprintf(conf, sizeof conf, "%s/code-intel/gate.conf", dir);
-		snprintf(frame, sizeof frame, "%s/code-intel/gate.frame", dir);
+		snprintf(frame, sizeof frame, "%s/code-intel", dir);
 	} else {
 		/* the source tree, from where this file is */
 		const char *slash = strrchr(__FILE__, '/');
@@ -102,7 +102,7 @@ setup(void)
 
 		snprintf(conf, sizeof conf, "%.*s/../../share/concierge/code-intel/gate.conf",
 		    n, slash ? __FILE__ : ".");
-		snprintf(frame, sizeof frame, "%.*s/../../share/concierge/code-intel/gate.frame",
+		snprintf(frame, sizeof frame, "%.*s/../../share/concierge/code-intel",
 		    n, slash ? __FILE__ : ".");
 	}
 	if (!(gate = cc_gate_load(conf, frame, err, sizeof err))) {
