@@ -136,6 +136,9 @@ struct cc_rules {
 	} *inputs;
 	size_t ninputs;
 	char *input_copy[MAX_SLOTS];	/* input values the rules never name */
+	int pinned[MAX_SLOTS];		/* cc_rules_pin(): decided by the caller */
+	const char *pin_value[MAX_SLOTS];
+	char *pin_copy[MAX_SLOTS];	/* pinned values the rules never name */
 	struct node *nodes;
 	size_t nnodes, capnodes;
 	struct output *outputs;
@@ -840,8 +843,10 @@ cc_rules_free(struct cc_rules *r)
 	for (size_t i = 0; i < r->ninputs; i++)
 		free(r->inputs[i].path);
 	free(r->inputs);
-	for (size_t i = 0; i < MAX_SLOTS; i++)
+	for (size_t i = 0; i < MAX_SLOTS; i++) {
 		free(r->input_copy[i]);
+		free(r->pin_copy[i]);
+	}
 	free(r->fixes);
 	free(r->vocab);
 	free(r->vocab_len);
@@ -1214,6 +1219,12 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 
 		if (sl->input)
 			continue;
+		if (r->pinned[s]) {
+			sl->value = r->pin_value[s];
+			sl->fired = -2;
+			r->scope_values[SCOPE_THIS][s] = sl->value;
+			continue;
+		}
 		sl->value = NULL;
 		sl->fired = -1;
 		if (sl->kind == SLOT_COUNT)
@@ -1259,6 +1270,28 @@ cc_rules_input_path(const struct cc_rules *r, size_t i)
 	return i < r->ninputs ? r->inputs[i].path : NULL;
 }
 
+void
+cc_rules_pin(struct cc_rules *r, int slot, const char *value)
+{
+	const char *iv = cc_rules_intern(r, value);
+
+	if (slot < 0 || (size_t)slot >= r->nslots)
+		return;
+	free(r->pin_copy[slot]);
+	r->pin_copy[slot] = NULL;
+	if (value && !iv)	/* a value no rule names: equal to none, but set */
+		iv = r->pin_copy[slot] = cc_xstrdup(value);
+	r->pinned[slot] = 1;
+	r->pin_value[slot] = iv;
+}
+
+void
+cc_rules_unpin(struct cc_rules *r)
+{
+	for (size_t s = 0; s < r->nslots; s++)
+		r->pinned[s] = 0;
+}
+
 int
 cc_rules_inherited(const struct cc_rules *r)
 {
@@ -1279,8 +1312,14 @@ cc_rules_write_trace(struct cc_rules *r, struct cc_jw *w, const char *const *omi
 	for (size_t s = 0; s < r->nslots; s++) {
 		const struct slot *sl = &r->slots[s];
 
-		if (sl->fired >= 0)
+		if (sl->fired >= 0) {
 			cc_jw_cstr(w, sl->rules[sl->fired].id);
+		} else if (sl->fired == -2) {
+			char id[160];
+
+			snprintf(id, sizeof id, "%s:pinned", sl->name);
+			cc_jw_cstr(w, id);
+		}
 	}
 	cc_jw_end(w);
 	cc_jw_key(w, "matched");

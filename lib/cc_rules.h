@@ -86,6 +86,15 @@ void cc_rules_inputs_release(const struct cc_rules *r, char **vals);
 int cc_rules_input_slot(const struct cc_rules *r, size_t i);	/* -1 if none */
 const char *cc_rules_input_path(const struct cc_rules *r, size_t i);
 /*
+ * Decide slot (from cc_rules_slot) as value (NULL: null) in the
+ * evaluations that follow, instead of by its rules, until
+ * cc_rules_unpin(); the slots after it are decided with it, as if a rule
+ * had.  The trace names it "SLOT:pinned".  cc-route pins what its
+ * classifier learnt, and lets the rules decide the rest.
+ */
+void cc_rules_pin(struct cc_rules *r, int slot, const char *value);
+void cc_rules_unpin(struct cc_rules *r);
+/*
  * Whether a slot value was copied from an earlier turn in the last
  * evaluation: 0 no, 1 from the turn just before, 2 from the last turn
  * that gives context.

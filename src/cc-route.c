@@ -17,6 +17,7 @@
 #include "cc_examples.h"
 
 #define MAX_TURNS 32		/* turns of context read per query */
+#define LEARNT_CONFIDENCE 0.6	/* at most, for a route the classifier gave */
 
 static const char usage_text[] =
 	"usage: cc-route [-u] [--rules FILE] [--memory-window SECONDS] [--no-memory]\n"
@@ -50,6 +51,7 @@ struct router {
 	int model_state;	/* 0 not tried, 1 loaded, -1 none or off */
 	char *(*model_route)[CC_EXAMPLES_NSLOTS];	/* each label's values */
 	int model_fallback;	/* the label of the fallback agent, or -1 */
+	int learnt_slot[CC_EXAMPLES_NSLOTS];	/* the rules' slot, if labelled */
 	double margin;
 };
 
@@ -137,6 +139,16 @@ model(struct router *rt)
 		if (rt->model_fallback < 0 &&
 		    strcmp(rt->model_route[i][0], rt->domain->fallback->name) == 0)
 			rt->model_fallback = (int)i;
+	}
+	/* the route members the examples label (eval-label route.X) */
+	for (size_t k = 0; k < CC_EXAMPLES_NSLOTS; k++) {
+		char path[64];
+
+		snprintf(path, sizeof path, "route.%s", cc_examples_slots[k]);
+		rt->learnt_slot[k] = k == 0 ? rt->agent : -1;
+		for (size_t i = 0; i < rt->domain->nlabels; i++)
+			if (strcmp(rt->domain->labels[i].path, path) == 0)
+				rt->learnt_slot[k] = cc_rules_slot(rt->rules, cc_examples_slots[k]);
 	}
 	rt->model_state = 1;
 	return rt->model;
@@ -251,25 +263,16 @@ load_slots(struct router *rt, const struct cc_turn *t, const char **vals)
 	}
 }
 
-/*
- * The slots a turn leaves its session: the rules' values, and the route
- * the classifier gave when it was taken (route[], else NULL), so that a
- * follow-up continues what was answered.
- */
+/* The slots a turn leaves its session, so that a follow-up continues it. */
 static void
-write_slots(struct router *rt, struct cc_buf *b, char *const *route)
+write_slots(struct router *rt, struct cc_buf *b)
 {
 	struct cc_jw w;
 
 	cc_jw_init(&w, b);
 	cc_jw_object(&w);
 	for (size_t i = 0; i < cc_rules_nslots(rt->rules); i++) {
-		const char *name = cc_rules_slot_name(rt->rules, i);
-		const char *v = cc_rules_get(rt->rules, name);
-
-		for (size_t k = 0; route && k < CC_EXAMPLES_NSLOTS; k++)
-			if (strcmp(name, cc_examples_slots[k]) == 0)
-				v = *route[k] ? route[k] : NULL;
+		const char *v = cc_rules_get(rt->rules, cc_rules_slot_name(rt->rules, i));
 
 		if (v) {
 			cc_jw_key(&w, cc_rules_slot_name(rt->rules, i));
@@ -344,6 +347,31 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	}
 	cc_rules_read_inputs(rt->rules, rec, &rc, inputs);
 	cc_rules_eval(rt->rules, q, qlen, &rc);
+	/*
+	 * What the rules leave to the fallback agent, no rule was sure of:
+	 * the examples decide it when they are sure (issue 15).  The slots
+	 * they were labelled with are pinned and the rules decide the rest
+	 * again, so a learnt route has the domain's own category, request
+	 * type and reason for that agent.
+	 */
+	agent = cc_rules_value(rt->rules, rt->agent);
+	if ((!agent || strcmp(agent, rt->domain->fallback->name) == 0) && model(rt)) {
+		verdict.consulted = 1;
+		/* sure against the fallback it would replace, not the runner-up */
+		cc_classify_predict(rt->model, q, qlen, rt->model_fallback, &verdict.r);
+		if (verdict.r.label >= 0 && verdict.r.label != rt->model_fallback &&
+		    verdict.r.margin >= rt->margin) {
+			char *const *learnt = rt->model_route[verdict.r.label];
+
+			verdict.taken = 1;
+			for (size_t k = 0; k < CC_EXAMPLES_NSLOTS; k++)
+				if (rt->learnt_slot[k] >= 0)
+					cc_rules_pin(rt->rules, rt->learnt_slot[k],
+					    *learnt[k] ? learnt[k] : NULL);
+			cc_rules_eval(rt->rules, q, qlen, &rc);
+			cc_rules_unpin(rt->rules);
+		}
+	}
 	cc_rules_inputs_release(rt->rules, inputs);
 
 	/* spec: what no rule routes goes to the domain's fallback agent */
@@ -351,25 +379,6 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	category = cc_rules_value(rt->rules, rt->category);
 	conf = cc_rules_value(rt->rules, rt->confidence);
 	type = cc_rules_value(rt->rules, rt->request_type);
-	/*
-	 * What the rules leave to the fallback agent, no rule was sure of:
-	 * the examples decide it when they are sure (issue 15).
-	 */
-	if ((!agent || strcmp(agent, rt->domain->fallback->name) == 0) && model(rt)) {
-		verdict.consulted = 1;
-		/* sure against the fallback it would replace, not the runner-up */
-		cc_classify_predict(rt->model, q, qlen, rt->model_fallback, &verdict.r);
-		if (verdict.r.label >= 0 && verdict.r.label != rt->model_fallback &&
-		    verdict.r.margin >= rt->margin) {
-			char *const *route = rt->model_route[verdict.r.label];
-
-			verdict.taken = 1;
-			agent = route[0];
-			category = *route[1] ? route[1] : NULL;
-			type = *route[2] ? route[2] : NULL;
-			conf = NULL;	/* the score, below */
-		}
-	}
 	if (!agent) {
 		agent = rt->domain->fallback->name;
 		category = rt->domain->fallback_category;
@@ -380,8 +389,7 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 
 		memcpy(qz, q, qlen);
 		qz[qlen] = '\0';
-		write_slots(rt, &slots, verdict.taken ?
-		    rt->model_route[verdict.r.label] : NULL);
+		write_slots(rt, &slots);
 		now_turn = (struct cc_turn){
 			.at = rt->cfg.now, .query = qz, .language = (char *)lang,
 			.agent = (char *)agent, .category = (char *)category,
@@ -420,12 +428,15 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		cc_buf_release(&sq);
 	}
 	cc_jw_key(out, "confidence");
-	if (conf && strtod(conf, &num_end) >= 0 && !*num_end)
+	if (verdict.taken) {	/* a learnt route is less sure than a rule */
+		double c = conf ? strtod(conf, &num_end) : 0.5;
+
+		cc_jw_num(out, c >= 0 && c < LEARNT_CONFIDENCE ? c : LEARNT_CONFIDENCE);
+	} else if (conf && strtod(conf, &num_end) >= 0 && !*num_end) {
 		cc_jw_raw(out, conf, strlen(conf));	/* the rules' own digits */
-	else if (verdict.taken)
-		cc_jw_num(out, 0.6);	/* surer than the fallback, less than a rule */
-	else
+	} else {
 		cc_jw_num(out, 0.5);
+	}
 	cc_rules_write_outputs(rt->rules, out);
 	cc_jw_key(out, "debug_info");
 	cc_jw_object(out);
