@@ -609,6 +609,29 @@ answer_clarify(const struct cc_answerer *ar, struct cc_answer *a,
 	a->confidence = 0.7;
 }
 
+/* ---- conversation ---- */
+
+/*
+ * The route's reply (a rules output: greeting, thanks, who-are-you, a
+ * question out of scope) names the text reply.VALUE, which answers by
+ * itself whatever the agent; -1 when there is none, or no such text.
+ */
+static int
+answer_reply(const struct cc_answerer *ar, struct cc_answer *a,
+    const char *reply, const char *lang)
+{
+	char key[96];
+
+	if (!reply || !*reply || strlen(reply) > 64)
+		return -1;
+	snprintf(key, sizeof key, "reply.%s", reply);
+	if (say(ar, a, key, lang, NULL) < 0)
+		return -1;
+	a->confidence = 0.9;
+	add_source(a, "conversation");
+	return 0;
+}
+
 /* ---- a domain stage's own result ---- */
 
 /*
@@ -694,7 +717,9 @@ answer_tool(const struct cc_answerer *ar, struct cc_answer *a,
 static jv
 route_of(struct cc_record *rec)
 {
-	static const char *const keys[] = { "agent", "language", "category", "request_type" };
+	static const char *const keys[] = {
+		"agent", "language", "category", "request_type", "reply",
+	};
 	size_t len;
 	const char *raw = cc_record_raw(rec, "route", &len);
 	jv route = jv_object();
@@ -771,6 +796,8 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 
 		sid = id ? cc_xstrdup(id) : NULL;
 	}
+	/* conversation: the domain's text answers by itself */
+	if (answer_reply(ar, a, str(route, "reply", &keep), lang) < 0)
 	switch (ag->answer) {
 	case CC_ANSWER_KB:
 		retrieval = retrieval_of(rec);
