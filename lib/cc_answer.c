@@ -21,6 +21,7 @@
 #include "cc_json.h"
 #include "cc_record.h"
 #include "cc_text.h"
+#include "cc_time.h"
 #include "cc_session.h"
 #include "cc_texts.h"
 #include "cc_domain.h"
@@ -157,6 +158,107 @@ pick_passage(const struct cc_answerer *ar, jv results, const char *lang,
 	return jv_invalid();
 }
 
+static void language_part(const char *s, const char *sep, const char *lang,
+	struct cc_buf *out);
+
+/*
+ * "Is it open on D?": cc-event's events.opening (the opening calendar,
+ * cc-event(1)) says for the one day asked whether each place is open and
+ * when, or why it is closed.  Answered when the route says how (its
+ * member opening, a rules output: yes-no, hours) and the place is in the
+ * calendar: the text opening.HOW.open {date} {place} {hours} or
+ * opening.HOW.closed {date} {place} {reason}, where {place} is the text
+ * place.CATEGORY.  0, or -1 when this is no such question.
+ */
+static int
+answer_opening(const struct cc_answerer *ar, struct cc_answer *a, jv route,
+    jv events, const char *category, const char *lang)
+{
+	jv keep = jv_array();
+	const char *how = str(route, "opening", &keep);
+	jv opening = member(events, "opening");
+	jv places = member(opening, "places");
+	jv day = member(places, category ? category : "");
+	const char *date = NULL;
+	struct cc_buf hours = {0}, reason = {0}, when = {0};
+	int y, m, d, rc = -1;
+
+	if (jv_get_kind(day) == JV_KIND_OBJECT)
+		date = str(opening, "date", &keep);
+	if (!date || !how || strlen(how) > 32 ||
+	    sscanf(date, "%d-%d-%d", &y, &m, &d) != 3)
+		goto out;
+	{
+		jv open = member(day, "open");
+		int is_open = jv_get_kind(open) == JV_KIND_TRUE;
+		jv list = member(day, is_open ? "hours" : "closed");
+		int n = jv_get_kind(list) == JV_KIND_ARRAY ? jv_array_length(jv_copy(list)) : 0;
+		struct cc_date_vars dv;
+		char key[96], said[64];
+		const char *place, *and = cc_texts_get(ar->texts, "opening.and", lang, NULL);
+		const char *fmt = cc_texts_get(ar->texts, "opening.date", lang, NULL);
+
+		jv_free(open);
+		cc_texts_date_vars(ar->texts, lang, cc_date_start((struct cc_date){ y, m, d }), &dv);
+		if (!and)
+			and = ", ";
+		cc_texts_fill(&when, fmt ? fmt : "{year}-{month2}-{day2}", dv.vars);
+		for (int i = 0; i < n; i++) {
+			jv it = jv_array_get(jv_copy(list), i);
+			const char *title = str(it, "title", &keep);
+			struct cc_buf note = {0};
+
+			if (title)
+				language_part(title, " / ", lang, &note);
+			if (is_open) {
+				struct cc_var v[] = {
+					{ "start", str(it, "start", &keep), 0 },
+					{ "end", str(it, "end", &keep), 0 },
+					{ "note", note.len ? note.data : "", note.len }, { 0 },
+				};
+				const char *t = cc_texts_get(ar->texts, note.len ?
+				    "opening.period_note" : "opening.period", lang, NULL);
+
+				if (i)
+					cc_buf_add(&hours, and, strlen(and));
+				if (v[0].value && v[1].value)
+					cc_texts_fill(&hours, t ? t : "{start}-{end}", v);
+			} else if (note.len && !reason.len) {
+				cc_buf_add(&reason, note.data, note.len);
+			}
+			cc_buf_release(&note);
+			jv_free(it);
+		}
+		jv_free(list);
+		snprintf(key, sizeof key, "place.%s", category);
+		place = cc_texts_get(ar->texts, key, lang, NULL);
+		{
+			struct cc_var v[] = {
+				{ "date", when.len ? when.data : "", when.len },
+				{ "place", place ? place : "", 0 },
+				{ "hours", hours.len ? hours.data : "", hours.len },
+				{ "reason", reason.len ? reason.data : "", reason.len }, { 0 },
+			};
+
+			snprintf(said, sizeof said, "opening.%s.%s", how, is_open ? "open" : "closed");
+			if (say(ar, a, said, lang, v) == 0) {
+				a->confidence = 0.9;
+				add_source(a, "calendar");
+				rc = 0;
+			}
+		}
+	}
+out:
+	cc_buf_release(&hours);
+	cc_buf_release(&reason);
+	cc_buf_release(&when);
+	jv_free(day);
+	jv_free(places);
+	jv_free(opening);
+	jv_free(keep);
+	return rc;
+}
+
 /* 1 if the text reads as sentences rather than a list or a table. */
 static int
 sentences(const char *s)
@@ -166,7 +268,7 @@ sentences(const char *s)
 
 static void
 answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
-    jv retrieval, const char *lang)
+    jv retrieval, jv events, const char *lang)
 {
 	jv keep = jv_array();
 	const char *category = str(route, "category", &keep);
@@ -181,6 +283,11 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		if (places)
 			snprintf(venue, sizeof venue, "%.*s", (int)strcspn(places, " "), places);
 		category = *venue ? venue : NULL;	/* no places named: any passage */
+	}
+	if (answer_opening(ar, a, route, events, category, lang) == 0) {
+		jv_free(results);
+		jv_free(keep);
+		return;
 	}
 	p = pick_passage(ar, results, lang, category, &rank);
 
@@ -718,7 +825,7 @@ static jv
 route_of(struct cc_record *rec)
 {
 	static const char *const keys[] = {
-		"agent", "language", "category", "request_type", "reply",
+		"agent", "language", "category", "request_type", "reply", "opening",
 	};
 	size_t len;
 	const char *raw = cc_record_raw(rec, "route", &len);
@@ -801,7 +908,8 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	switch (ag->answer) {
 	case CC_ANSWER_KB:
 		retrieval = retrieval_of(rec);
-		answer_kb(ar, a, route, retrieval, lang);
+		events = cc_record_get(rec, "events");
+		answer_kb(ar, a, route, retrieval, events, lang);
 		break;
 	case CC_ANSWER_EVENTS:
 		retrieval = retrieval_of(rec);

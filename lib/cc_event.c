@@ -70,6 +70,9 @@ struct cc_event_sources {
 	struct cc_ics_limits lim;
 	struct range_entry cache[RANGE_CACHE];
 	unsigned long tick;
+	char *opening_path;	/* the opening calendar (events.conf opening) */
+	unsigned opening_line;
+	struct cc_ics *opening;
 };
 
 /* ---- configuration ---- */
@@ -183,6 +186,16 @@ read_conf(struct cc_event_sources *s, const struct cc_config *cfg, int use_calen
 				if (s->n > before)
 					s->src[before].line = (unsigned)n;
 			}
+		} else if (strcmp(key, "opening") == 0) {
+			if (is_url(val)) {
+				cc_problem(check ? check : &die, "%s:%lu: the opening calendar "
+				    "must be a local file", path, n);
+				goto bad;
+			}
+			free(s->opening_path);
+			s->opening_path = val[0] == '/' ? cc_xstrdup(val) :
+			    cc_config_domain_path(cfg, val);
+			s->opening_line = (unsigned)n;
 		} else if (strcmp(key, "connpass_keyword") == 0) {
 			s->keywords = cc_xrealloc(s->keywords, (s->nkw + 1) * sizeof *s->keywords);
 			s->keywords[s->nkw++] = cc_xstrdup(val);
@@ -227,6 +240,13 @@ cc_event_check(const struct cc_config *cfg, struct cc_problems *p)
 		if (!(x->cal = cc_ics_load(x->where, x->name, &s->lim, err, sizeof err)))
 			cc_problem(p, "%s:%u: calendar '%s': %s", conf, x->line, x->where, err);
 	}
+	if (s->opening_path) {
+		char err[256];
+
+		if (!(s->opening = cc_ics_load(s->opening_path, "opening", &s->lim, err, sizeof err)))
+			cc_problem(p, "%s:%u: opening calendar '%s': %s", conf,
+			    s->opening_line, s->opening_path, err);
+	}
 	free(conf);
 	cc_event_sources_free(s);
 	return p->n == before ? 0 : -1;
@@ -269,6 +289,13 @@ cc_event_sources_new(const struct cc_config *cfg, const struct cc_event_options 
 		if (!x->cal)
 			cc_die(CC_EXIT_USAGE, "cannot read calendar '%s': %s", x->where, err);
 	}
+	if (s->opening_path) {
+		char err[256];
+
+		if (!(s->opening = cc_ics_load(s->opening_path, "opening", &s->lim, err, sizeof err)))
+			cc_die(CC_EXIT_USAGE, "cannot read the opening calendar '%s': %s",
+			    s->opening_path, err);
+	}
 	return s;
 }
 
@@ -283,6 +310,8 @@ cc_event_sources_free(struct cc_event_sources *s)
 		free(s->src[i].name);
 	}
 	free(s->src);
+	cc_ics_free(s->opening);
+	free(s->opening_path);
 	for (size_t i = 0; i < s->nkw; i++)
 		free(s->keywords[i]);
 	free(s->keywords);
@@ -895,4 +924,132 @@ cc_event_write(struct cc_event_sources *s, const struct cc_time_range *r,
 	jw_raw(w, e->errors.data, e->errors.len);
 	cc_jw_end(w);
 	return e->flags;
+}
+
+/* ---- opening: whether each place is open on the asked day ---- */
+
+int
+cc_event_has_opening(const struct cc_event_sources *s)
+{
+	return s->opening != NULL;
+}
+
+/* Does the comma-separated list `places` name `place`? */
+static int
+names_place(const char *places, const char *place, size_t n)
+{
+	while (places && *places) {
+		size_t w;
+
+		places += strspn(places, ", ");
+		w = strcspn(places, ",");
+		while (w && places[w - 1] == ' ')
+			w--;
+		if (w == n && strncmp(places, place, n) == 0)
+			return 1;
+		places += strcspn(places, ",");
+	}
+	return 0;
+}
+
+static void
+hhmm(time_t t, char out[8])
+{
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	snprintf(out, 8, "%d:%02d", tm.tm_hour % 100, tm.tm_min % 100);
+}
+
+int
+cc_event_write_opening(struct cc_event_sources *s, const struct cc_time_range *r,
+    struct cc_jw *w)
+{
+	struct cc_event_list l = {0};
+	struct cc_date day = r->first;
+	char err[256], t[16];
+	/* the places, in the order the calendar first names them */
+	const char *place[32];
+	size_t plen[32], np = 0;
+	int rc;
+
+	if (!s->opening || r->implicit || r->open || cc_date_cmp(r->first, r->last) != 0)
+		return -1;
+	rc = cc_ics_expand(s->opening, cc_date_start(day),
+	    cc_date_start(cc_date_add(day, 1)), 0, &l, err, sizeof err);
+	cc_event_list_finish(&l);
+	for (size_t i = 0; i < l.n; i++) {
+		const char *loc = l.v[i].location;
+
+		while (loc && *loc) {
+			size_t k, n;
+
+			loc += strspn(loc, ", ");
+			n = strcspn(loc, ",");
+			while (n && loc[n - 1] == ' ')
+				n--;
+			for (k = 0; k < np; k++)
+				if (plen[k] == n && strncmp(place[k], loc, n) == 0)
+					break;
+			if (k == np && n && np < sizeof place / sizeof *place) {
+				place[np] = loc;
+				plen[np++] = n;
+			}
+			loc += strcspn(loc, ",");
+		}
+	}
+	cc_jw_object(w);
+	snprintf(t, sizeof t, "%04d-%02d-%02d", day.year % 10000, day.month, day.day);
+	cc_jw_key(w, "date");
+	cc_jw_cstr(w, t);
+	cc_jw_key(w, "weekday");
+	cc_jw_num(w, cc_date_weekday(day));
+	cc_jw_key(w, "kind");
+	cc_jw_cstr(w, r->kind);
+	cc_jw_key(w, "places");
+	cc_jw_object(w);
+	for (size_t k = 0; k < np; k++) {
+		int closed = 0;
+		char key[128];
+
+		for (size_t i = 0; i < l.n; i++)
+			closed |= l.v[i].all_day && names_place(l.v[i].location, place[k], plen[k]);
+		snprintf(key, sizeof key, "%.*s", (int)plen[k], place[k]);
+		cc_jw_key(w, key);
+		cc_jw_object(w);
+		cc_jw_key(w, "open");
+		cc_jw_bool(w, !closed);
+		cc_jw_key(w, closed ? "closed" : "hours");
+		cc_jw_array(w);
+		for (size_t i = 0; i < l.n; i++) {
+			const struct cc_event *e = &l.v[i];
+
+			if (!names_place(e->location, place[k], plen[k]) || e->all_day != closed)
+				continue;
+			cc_jw_object(w);
+			cc_jw_key(w, "title");
+			cc_jw_cstr(w, e->title);
+			if (!closed) {
+				char a[8], b[8];
+
+				hhmm(e->start, a);
+				hhmm(e->has_end ? e->end : e->start, b);
+				cc_jw_key(w, "start");
+				cc_jw_cstr(w, a);
+				cc_jw_key(w, "end");
+				cc_jw_cstr(w, b);
+			}
+			cc_jw_end(w);
+		}
+		cc_jw_end(w);
+		cc_jw_end(w);
+	}
+	cc_jw_end(w);
+	if (rc < 0) {
+		cc_jw_key(w, "error");
+		cc_jw_cstr(w, err);
+	}
+	cc_jw_end(w);
+	cc_event_list_release(&l);
+	return 0;
 }

@@ -47,19 +47,43 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	size_t len;
 	const char *q;
 
+	int day_only = 0;	/* an agent answered otherwise: the day's opening only */
+
 	if (cc_record_has(rec, "route")) {
 		/* route.agent alone: the whole route (its trace) costs more */
 		jv agent = cc_record_at(rec, "route.agent");
 		int other = jv_get_kind(agent) == JV_KIND_STRING &&
 		    !cc_domain_acts(a->domain, "cc-event", jv_string_value(agent));
 
+		day_only = !other && jv_get_kind(agent) == JV_KIND_STRING &&
+		    cc_domain_agent(a->domain, jv_string_value(agent))->answer != CC_ANSWER_EVENTS;
 		jv_free(agent);
-		if (other)
+		if (other || (day_only && !cc_event_has_opening(a->sources)))
 			return CC_RECORD_PASS;
 	}
 	if (!(q = cc_record_query(rec, &len)))
 		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");
 	cc_time_extract(q, len, a->now, &r);
+	if (day_only) {
+		struct cc_buf b = {0};
+		struct cc_jw w;
+
+		cc_jw_init(&w, &b);
+		if (cc_event_write_opening(a->sources, &r, &w) < 0) {
+			cc_buf_release(&b);
+			return CC_RECORD_PASS;
+		}
+		cc_jw_object(out);
+		cc_jw_key(out, "kind");
+		cc_jw_cstr(out, r.kind);
+		cc_jw_key(out, "expression");
+		cc_jw_cstr(out, r.expression[0] ? r.expression : NULL);
+		cc_jw_key(out, "opening");
+		cc_jw_raw(out, b.data, b.len);
+		cc_jw_end(out);
+		cc_buf_release(&b);
+		return CC_RECORD_SET;
+	}
 	a->flags |= cc_event_write(a->sources, &r, out);
 	return CC_RECORD_SET;
 }
