@@ -43,6 +43,14 @@ struct source {
 	unsigned line;		/* its line in events.conf, 0 if not from there */
 };
 
+/* event_name WORD, WORD... : TITLE: the words (folded, spaces removed)
+ * that name the events whose titles hold TITLE. */
+struct event_name {
+	char **words;
+	size_t nwords;
+	char *title;
+};
+
 #define RANGE_CACHE 16
 #define RETRY_AFTER 60		/* seconds before a failed source is asked again */
 
@@ -70,6 +78,8 @@ struct cc_event_sources {
 	struct cc_ics_limits lim;
 	struct range_entry cache[RANGE_CACHE];
 	unsigned long tick;
+	struct event_name *names;	/* events.conf event_name lines */
+	size_t nnames;
 	char *opening_path;	/* the opening calendar (events.conf opening) */
 	unsigned opening_line;
 	struct cc_ics *opening;
@@ -141,6 +151,63 @@ add_calendar(struct cc_event_sources *s, const struct cc_config *cfg,
 	}
 }
 
+/* Fold and remove spaces: "AI 勉強会" and "ai勉強会" are one name. */
+static char *
+fold_name(const char *s, size_t n)
+{
+	char *f = cc_text_fold(s, n, NULL, 0), *o = f;
+
+	for (char *p = f; *p; p++)
+		if (*p != ' ')
+			*o++ = *p;
+	*o = '\0';
+	return f;
+}
+
+/* "WORD, WORD... : TITLE"; -1 when it is not that. */
+static int
+add_event_name(struct cc_event_sources *s, const char *val)
+{
+	const char *colon = strrchr(val, ':'), *p = val;
+	struct event_name e = {0};
+	char *copy, *title;
+
+	if (!colon || colon == val)
+		return -1;
+	copy = cc_xstrdup(colon + 1);
+	title = cc_trim(copy);
+	if (!*title) {
+		free(copy);
+		return -1;
+	}
+	e.title = cc_xstrdup(title);
+	free(copy);
+	while (p < colon) {
+		size_t n = strcspn(p, ",");
+		char *w;
+
+		if (p + n > colon)
+			n = (size_t)(colon - p);
+		w = fold_name(p, n);
+		if (*w) {
+			e.words = cc_xrealloc(e.words, (e.nwords + 1) * sizeof *e.words);
+			e.words[e.nwords++] = w;
+		} else {
+			free(w);
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (!e.nwords) {
+		free(e.title);
+		return -1;
+	}
+	s->names = cc_xrealloc(s->names, (s->nnames + 1) * sizeof *s->names);
+	s->names[s->nnames++] = e;
+	return 0;
+}
+
 /*
  * events.conf: "key = value" lines; # comments; see cc-event(1).  A
  * problem ends the program, or with `check` set is reported there and
@@ -185,6 +252,12 @@ read_conf(struct cc_event_sources *s, const struct cc_config *cfg, int use_calen
 				add_calendar(s, cfg, val, 1);
 				if (s->n > before)
 					s->src[before].line = (unsigned)n;
+			}
+		} else if (strcmp(key, "event_name") == 0) {
+			if (add_event_name(s, val) < 0) {
+				cc_problem(check ? check : &die, "%s:%lu: expected 'event_name = "
+				    "WORD, WORD... : TITLE'", path, n);
+				goto bad;
 			}
 		} else if (strcmp(key, "opening") == 0) {
 			if (is_url(val)) {
@@ -312,6 +385,13 @@ cc_event_sources_free(struct cc_event_sources *s)
 	free(s->src);
 	cc_ics_free(s->opening);
 	free(s->opening_path);
+	for (size_t i = 0; i < s->nnames; i++) {
+		for (size_t k = 0; k < s->names[i].nwords; k++)
+			free(s->names[i].words[k]);
+		free(s->names[i].words);
+		free(s->names[i].title);
+	}
+	free(s->names);
 	for (size_t i = 0; i < s->nkw; i++)
 		free(s->keywords[i]);
 	free(s->keywords);
@@ -1052,4 +1132,50 @@ cc_event_write_opening(struct cc_event_sources *s, const struct cc_time_range *r
 	cc_jw_end(w);
 	cc_event_list_release(&l);
 	return 0;
+}
+
+/* ---- named events ---- */
+
+int
+cc_event_named(const struct cc_event_sources *s, const char *q, size_t len,
+    time_t now, struct cc_time_range *r)
+{
+	char *f, *guess;
+	const char *title = NULL, *word = NULL;
+	size_t best = 0;
+	int keep;
+
+	if (!s->nnames)
+		return 0;
+	f = fold_name(q, len);
+	for (size_t i = 0; i < s->nnames; i++)
+		for (size_t k = 0; k < s->names[i].nwords; k++) {
+			size_t n = strlen(s->names[i].words[k]);
+
+			/* the longest word wins: "ai勉強会" before "勉強会" */
+			if (n > best && strstr(f, s->names[i].words[k])) {
+				best = n;
+				title = s->names[i].title;
+				word = s->names[i].words[k];
+			}
+		}
+	/* a title read from the question ('Python Today') stays, unless it
+	 * is the name said another way (メイカーズの講習会) */
+	guess = r->title[0] ? fold_name(r->title, strlen(r->title)) : NULL;
+	keep = guess && (!word || !strstr(guess, word));
+	free(guess);
+	free(f);
+	if (!title || keep)
+		return 0;
+	snprintf(r->title, sizeof r->title, "%s", title);
+	if (r->implicit) {
+		/* no time named: that event's next dates */
+		r->kind = "nextUpcoming";
+		r->open = 1;
+		r->implicit = 0;
+		r->start = now;
+		r->end = 0;
+		r->first = r->last = cc_date_of(now);
+	}
+	return 1;
 }

@@ -84,6 +84,7 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		cc_buf_release(&b);
 		return CC_RECORD_SET;
 	}
+	cc_event_named(a->sources, q, len, a->now, &r);
 	a->flags |= cc_event_write(a->sources, &r, out);
 	return CC_RECORD_SET;
 }
