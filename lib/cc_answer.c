@@ -259,6 +259,152 @@ out:
 	return rc;
 }
 
+/* 1 if the comma-separated list has the word w. */
+static int
+csv_has(const char *list, const char *w)
+{
+	size_t k = strlen(w);
+
+	while (list && *list) {
+		size_t n;
+
+		list += strspn(list, ", ");
+		n = strcspn(list, ",");
+		while (n && list[n - 1] == ' ')
+			n--;
+		if (n == k && strncmp(list, w, k) == 0)
+			return 1;
+		list += strcspn(list, ",");
+	}
+	return 0;
+}
+
+/* The i-th string of the list l, or dflt. */
+static const char *
+list_at(jv l, int i, const char *dflt, jv *keep)
+{
+	jv v;
+
+	if (jv_get_kind(l) != JV_KIND_ARRAY || jv_array_length(jv_copy(l)) == 0)
+		return dflt;
+	v = jv_array_get(jv_copy(l), i);
+	if (jv_get_kind(v) != JV_KIND_STRING) {
+		jv_free(v);
+		return dflt;
+	}
+	*keep = jv_array_append(*keep, jv_copy(v));
+	{
+		const char *s = jv_string_value(v);
+
+		jv_free(v);
+		return s;
+	}
+}
+
+static int answer_opening(const struct cc_answerer *ar, struct cc_answer *a,
+	jv route, jv events, const char *category, const char *lang);
+
+/*
+ * A compound question: the route's places and aspects (rules outputs,
+ * cc-domain(5)) ask several things at once ("the hours of both cafes",
+ * "hours, address and fees").  Each place and aspect is answered by its
+ * own best passage (or by the opening calendar, for a day's hours), in
+ * one reply: the text found.many {passages}, the parts joined by blank
+ * lines.  0, or -1 when the question asks one thing only.
+ */
+static int
+answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
+    jv retrieval, jv events, const char *lang)
+{
+	jv keep = jv_array(), places = member(route, "places"), aspects = member(route, "aspects");
+	jv results = member(retrieval, "results"), used = jv_array();
+	int np = jv_get_kind(places) == JV_KIND_ARRAY ? jv_array_length(jv_copy(places)) : 0;
+	int na = jv_get_kind(aspects) == JV_KIND_ARRAY ? jv_array_length(jv_copy(aspects)) : 0;
+	int n = jv_get_kind(results) == JV_KIND_ARRAY ? jv_array_length(jv_copy(results)) : 0;
+	const char *category = str(route, "category", &keep);
+	const char *rt = str(route, "request_type", &keep);
+	struct cc_buf parts = {0};
+	int rc = -1, nparts = 0;
+
+	if ((np ? np : 1) * (na ? na : 1) < 2)
+		goto out;
+	for (int i = 0; i < (np ? np : 1); i++)
+		for (int k = 0; k < (na ? na : 1); k++) {
+			const char *place = list_at(places, i, category, &keep);
+			const char *aspect = list_at(aspects, k, rt, &keep);
+			struct cc_answer day;
+			jv route1;
+
+			/* a day's hours: the opening calendar, as a single question */
+			cc_answer_init(&day);
+			route1 = jv_object_set(jv_copy(route), jv_string("request_type"),
+			    aspect ? jv_string(aspect) : jv_null());
+			if (aspect && place && strcmp(aspect, rt ? rt : "") == 0 &&
+			    answer_opening(ar, &day, route1, events, place, lang) == 0) {
+				const char *t = day.text.data;
+
+				if (nparts++)
+					cc_buf_add(&parts, "\n\n", 2);
+				t += cc_answer_tag(t);
+				cc_buf_add(&parts, t, strlen(t));
+				add_source(a, "calendar");
+				jv_free(route1);
+				cc_answer_release(&day);
+				continue;
+			}
+			jv_free(route1);
+			cc_answer_release(&day);
+			for (int j = 0; j < n; j++) {
+				jv r = jv_array_get(jv_copy(results), j);
+				const char *l = str(r, "language", &keep);
+				const char *c = str(r, "category", &keep);
+				const char *types = str(r, "request_types", &keep);
+				const char *id = str(r, "id", &keep);
+				const char *content = str(r, "content", &keep);
+				int seen = 0;
+
+				jv_array_foreach(used, u, x) {
+					seen |= id && strcmp(jv_string_value(x), id) == 0;
+					jv_free(x);
+				}
+				if (!seen && id && content && l && strcmp(l, lang) == 0 &&
+				    (!place || (c && strcmp(c, place) == 0)) &&
+				    (!aspect || csv_has(types, aspect))) {
+					if (nparts++)
+						cc_buf_add(&parts, "\n\n", 2);
+					cc_buf_add(&parts, content, strlen(content));
+					used = jv_array_append(used, jv_string(id));
+					a->passages = jv_array_append(a->passages, jv_string(id));
+					add_source(a, "knowledge_base");
+					jv_free(r);
+					break;
+				}
+				jv_free(r);
+			}
+		}
+	if (nparts >= 2) {
+		struct cc_var v[] = { { "passages", parts.data, parts.len }, { 0 } };
+
+		if (say(ar, a, "found.many", lang, v) == 0) {
+			a->confidence = 0.9;
+			rc = 0;
+		}
+	}
+	if (rc < 0) {	/* one part or none: answered as one question */
+		jv_free(a->passages);
+		a->passages = jv_array();
+		a->nsources = 0;
+	}
+out:
+	cc_buf_release(&parts);
+	jv_free(used);
+	jv_free(results);
+	jv_free(places);
+	jv_free(aspects);
+	jv_free(keep);
+	return rc;
+}
+
 /* 1 if the text reads as sentences rather than a list or a table. */
 static int
 sentences(const char *s)
@@ -284,7 +430,8 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 			snprintf(venue, sizeof venue, "%.*s", (int)strcspn(places, " "), places);
 		category = *venue ? venue : NULL;	/* no places named: any passage */
 	}
-	if (answer_opening(ar, a, route, events, category, lang) == 0) {
+	if (answer_compound(ar, a, route, retrieval, events, lang) == 0 ||
+	    answer_opening(ar, a, route, events, category, lang) == 0) {
 		jv_free(results);
 		jv_free(keep);
 		return;
@@ -826,6 +973,7 @@ route_of(struct cc_record *rec)
 {
 	static const char *const keys[] = {
 		"agent", "language", "category", "request_type", "reply", "opening",
+		"places", "aspects",
 	};
 	size_t len;
 	const char *raw = cc_record_raw(rec, "route", &len);

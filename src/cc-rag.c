@@ -70,10 +70,15 @@ struct rag {
 	int kb_failed;		/* a search failed: exit 5 */
 };
 
+#define MAX_ASKED 3	/* places or aspects of one compound question */
+
 struct route {
 	int present;
 	char agent[64], category[64], request_type[64], language[8];
 	char search[2048];	/* route.search_query: the question continued */
+	/* route.places, route.aspects: what a compound question asks each */
+	char places[MAX_ASKED][64], aspects[MAX_ASKED][64];
+	int nplaces, naspects;
 };
 
 /* Copy a string member of obj into buf (empty if absent or not a string). */
@@ -123,6 +128,27 @@ route_member(struct cc_record *rec, const char *key, char *buf, size_t size)
 	jv_free(v);
 }
 
+/* The strings of the list route.KEY into v (at most MAX_ASKED). */
+static int
+route_list(struct cc_record *rec, const char *key, char v[][64])
+{
+	char path[32];
+	jv l;
+	int n = 0;
+
+	snprintf(path, sizeof path, "route.%s", key);
+	l = cc_record_at(rec, path);
+	if (jv_get_kind(l) == JV_KIND_ARRAY) {
+		jv_array_foreach(l, i, x) {
+			if (jv_get_kind(x) == JV_KIND_STRING && n < MAX_ASKED)
+				snprintf(v[n++], 64, "%s", jv_string_value(x));
+			jv_free(x);
+		}
+	}
+	jv_free(l);
+	return n;
+}
+
 static void
 read_route(struct cc_record *rec, struct route *r)
 {
@@ -139,6 +165,96 @@ read_route(struct cc_record *rec, struct route *r)
 	route_member(rec, "language", r->language, sizeof r->language);
 	route_member(rec, "search_query", r->search, sizeof r->search);
 	cut_utf8(r->search, sizeof r->search);
+	r->nplaces = route_list(rec, "places", r->places);
+	r->naspects = route_list(rec, "aspects", r->aspects);
+}
+
+/* 1 if the comma-separated list has the word w. */
+static int
+has_type(const char *list, const char *w)
+{
+	size_t k = strlen(w);
+
+	while (list && *list) {
+		size_t n;
+
+		list += strspn(list, ", ");
+		n = strcspn(list, ",");
+		while (n && list[n - 1] == ' ')
+			n--;
+		if (n == k && strncmp(list, w, k) == 0)
+			return 1;
+		list += strcspn(list, ",");
+	}
+	return 0;
+}
+
+/* Move up to two hits of q's place, aspect and language from more into
+ * the record's hits (those already there count); how many there are. */
+static int
+add_hits(struct rag *g, struct cc_kb_hits *more, const struct cc_kb_query *q)
+{
+	int found = 0;
+
+	for (size_t m = 0; m < more->n && found < 2; m++) {
+		struct cc_kb_hit *h = &more->v[m];
+		size_t j;
+
+		if ((q->category && (!h->category || strcmp(h->category, q->category))) ||
+		    (q->request_type && !has_type(h->request_types, q->request_type)) ||
+		    (q->language && (!h->language || strcmp(h->language, q->language))))
+			continue;
+		found++;
+		for (j = 0; j < g->hits.n; j++)
+			if (strcmp(g->hits.v[j].id, h->id) == 0)
+				break;
+		if (j < g->hits.n)
+			continue;
+		if (g->hits.n == g->hits.cap) {
+			g->hits.cap = g->hits.cap ? 2 * g->hits.cap : 16;
+			g->hits.v = cc_xrealloc(g->hits.v, g->hits.cap * sizeof *g->hits.v);
+		}
+		g->hits.v[g->hits.n++] = *h;	/* moved */
+		memset(h, 0, sizeof *h);
+	}
+	cc_kb_hits_clear(more);
+	return found;
+}
+
+/*
+ * A compound question (two places, or hours and fees and access at once):
+ * the best passages of each place and aspect asked are added to the hits,
+ * so the answer can take one for each.
+ */
+static void
+add_asked(struct rag *g, const struct route *r, const struct cc_kb_query *kq)
+{
+	int np = r->nplaces ? r->nplaces : 1, na = r->naspects ? r->naspects : 1;
+	struct cc_kb_hits more = {0};
+
+	if (np * na < 2)
+		return;
+	for (int i = 0; i < np; i++)
+		for (int k = 0; k < na; k++)
+			for (int pass = 0; pass < 2; pass++) {
+				struct cc_kb_query q = *kq;
+
+				q.category = r->nplaces ? r->places[i] : kq->category;
+				q.request_type = r->naspects ? r->aspects[k] : kq->request_type;
+				q.limit = 20;
+				/* the question's words, else the aspect's own name
+				 * ("location" when "how do I get there" matched nothing) */
+				if (pass && !q.request_type)
+					break;
+				if (pass) {
+					q.text = q.request_type;
+					q.len = strlen(q.request_type);
+				}
+				if (cc_kb_search(g->kb, &q, &more) == 0 &&
+				    add_hits(g, &more, &q) > 0)
+					break;
+			}
+	cc_kb_hits_release(&more);
 }
 
 /* The answer language: the route's, the detector's, or detected here. */
@@ -249,6 +365,8 @@ retrieve(struct rag *g, const struct route *r, const char *q, size_t len,
 	}
 	cc_kb_hits_clear(&g->hits);
 	kb_ok = g->kb && cc_kb_search(g->kb, &kq, &g->hits) == 0;
+	if (kb_ok)
+		add_asked(g, r, &kq);
 	if (!kb_ok) {
 		snprintf(kb_err, sizeof kb_err, "%s",
 		    g->kb ? cc_kb_error(g->kb) : g->kb_error);
@@ -284,6 +402,8 @@ retrieve(struct rag *g, const struct route *r, const char *q, size_t len,
 		cc_jw_cstr(w, h->language);
 		cc_jw_key(w, "category");
 		cc_jw_cstr(w, h->category);
+		cc_jw_key(w, "request_types");
+		cc_jw_cstr(w, h->request_types);
 		cc_jw_key(w, "source");
 		cc_jw_cstr(w, "knowledge_base");
 		cc_jw_end(w);
@@ -436,6 +556,11 @@ rag(void *vctx, struct cc_record *rec, struct cc_jw *out)
 		cc_buf_add(&g->key, lang, strlen(lang) + 1);
 		cc_buf_add(&g->key, r.category, strlen(r.category) + 1);
 		cc_buf_add(&g->key, r.request_type, strlen(r.request_type) + 1);
+		for (int i = 0; i < r.nplaces; i++)
+			cc_buf_add(&g->key, r.places[i], strlen(r.places[i]) + 1);
+		cc_buf_add(&g->key, "|", 1);
+		for (int i = 0; i < r.naspects; i++)
+			cc_buf_add(&g->key, r.aspects[i], strlen(r.aspects[i]) + 1);
 		cc_buf_add(&g->key, web_allowed ? "w" : "-", 1);
 		cc_buf_add(&g->key, q, len);
 		s = cache_find(g);
