@@ -863,6 +863,74 @@ answer_clarify(const struct cc_answerer *ar, struct cc_answer *a,
 	a->confidence = 0.7;
 }
 
+/* ---- the place named the way the visitor did ---- */
+
+/*
+ * The text aka (LANG) pairs a name the answers use with the one visitors
+ * may type instead: "サイノ=Saino | エンジニアカフェ=Engineer Cafe".  When
+ * the question has the other name and not the answer's, the answer's first
+ * mention becomes aka.format {name} {other}: サイノ（Saino）.
+ */
+static void
+name_as_asked(const struct cc_answerer *ar, struct cc_answer *a,
+    const char *query, size_t qlen, const char *lang)
+{
+	const char *pairs = cc_texts_get(ar->texts, "aka", lang, NULL);
+	const char *fmt = cc_texts_get(ar->texts, "aka.format", lang, NULL);
+	char *fq;
+
+	if (!pairs || !fmt || !a->text.len || !a->text.data)
+		return;
+	fq = cc_text_fold(query, qlen, NULL, 0);
+	while (*pairs) {
+		size_t n = strcspn(pairs, "|");
+		const char *eq = memchr(pairs, '=', n);
+
+		if (eq) {
+			const char *name = pairs, *other = eq + 1;
+			size_t nl = (size_t)(eq - pairs), ol = n - (size_t)(eq + 1 - pairs);
+
+			while (nl && name[0] == ' ')
+				name++, nl--;
+			while (nl && name[nl - 1] == ' ')
+				nl--;
+			while (ol && other[0] == ' ')
+				other++, ol--;
+			while (ol && other[ol - 1] == ' ')
+				ol--;
+			if (nl && ol) {
+				char *fn = cc_text_fold(name, nl, NULL, 0);
+				char *fo = cc_text_fold(other, ol, NULL, 0);
+				char nb[128], ob[128];
+				const char *at;
+
+				snprintf(nb, sizeof nb, "%.*s", (int)nl, name);
+				snprintf(ob, sizeof ob, "%.*s", (int)ol, other);
+				if (strstr(fq, fo) && !strstr(fq, fn) &&
+				    (at = strstr(a->text.data, nb))) {
+					struct cc_buf out = {0};
+					struct cc_var v[] = {
+						{ "name", nb, 0 }, { "other", ob, 0 }, { 0 },
+					};
+					size_t before = (size_t)(at - a->text.data);
+
+					cc_buf_add(&out, a->text.data, before);
+					cc_texts_fill(&out, fmt, v);
+					cc_buf_add(&out, at + strlen(nb), a->text.len - before - strlen(nb));
+					cc_buf_release(&a->text);
+					a->text = out;
+				}
+				free(fn);
+				free(fo);
+			}
+		}
+		pairs += n;
+		if (*pairs == '|')
+			pairs++;
+	}
+	free(fq);
+}
+
 /* ---- conversation ---- */
 
 /*
@@ -1087,6 +1155,8 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 		answer_tool(ar, a, rec, ag->tool, lang);
 		break;
 	}
+	if (a->kind == CC_ANSWER_KB || a->kind == CC_ANSWER_CLARIFY)
+		name_as_asked(ar, a, query, qlen, lang);
 	free(sid);
 	jv_free(route);
 	jv_free(retrieval);
