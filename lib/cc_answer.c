@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -865,30 +866,50 @@ answer_clarify(const struct cc_answerer *ar, struct cc_answer *a,
 
 /* ---- the place named the way the visitor did ---- */
 
+/* Where s has w[0..n), ASCII letters in any case; NULL if nowhere. */
+static const char *
+find_caseless(const char *s, const char *w, size_t n)
+{
+	for (; n && *s; s++) {
+		size_t k = 0;
+
+		while (k < n && s[k] && (s[k] == w[k] || ((unsigned char)s[k] < 0x80 &&
+		    tolower((unsigned char)s[k]) == tolower((unsigned char)w[k]))))
+			k++;
+		if (k == n)
+			return s;
+	}
+	return NULL;
+}
+
 /*
  * The text aka (LANG) pairs a name the answers use with the one visitors
  * may type instead: "サイノ=Saino | エンジニアカフェ=Engineer Cafe".  When
- * the question has the other name and not the answer's, the answer's first
- * mention becomes aka.format {name} {other}: サイノ（Saino）.
+ * the question has the other name (ASCII letters in any case) and not the
+ * answer's, the answer's first mention becomes aka.format {name} {other}:
+ * サイノ（Saino）.
  */
 static void
 name_as_asked(const struct cc_answerer *ar, struct cc_answer *a,
     const char *query, size_t qlen, const char *lang)
 {
 	const char *pairs = cc_texts_get(ar->texts, "aka", lang, NULL);
-	const char *fmt = cc_texts_get(ar->texts, "aka.format", lang, NULL);
-	char *fq;
+	const char *fmt;
+	char *q;
 
-	if (!pairs || !fmt || !a->text.len || !a->text.data)
+	if (!pairs || !a->text.len || !a->text.data)
 		return;
-	fq = cc_text_fold(query, qlen, NULL, 0);
+	q = cc_xmalloc(qlen + 1);	/* the record's query is not NUL-terminated */
+	memcpy(q, query, qlen);
+	q[qlen] = '\0';
 	while (*pairs) {
 		size_t n = strcspn(pairs, "|");
 		const char *eq = memchr(pairs, '=', n);
 
 		if (eq) {
-			const char *name = pairs, *other = eq + 1;
+			const char *name = pairs, *other = eq + 1, *at;
 			size_t nl = (size_t)(eq - pairs), ol = n - (size_t)(eq + 1 - pairs);
+			char nb[128], ob[128];
 
 			while (nl && name[0] == ' ')
 				name++, nl--;
@@ -898,37 +919,30 @@ name_as_asked(const struct cc_answerer *ar, struct cc_answer *a,
 				other++, ol--;
 			while (ol && other[ol - 1] == ' ')
 				ol--;
-			if (nl && ol) {
-				char *fn = cc_text_fold(name, nl, NULL, 0);
-				char *fo = cc_text_fold(other, ol, NULL, 0);
-				char nb[128], ob[128];
-				const char *at;
+			snprintf(nb, sizeof nb, "%.*s", (int)nl, name);
+			snprintf(ob, sizeof ob, "%.*s", (int)ol, other);
+			/* the answer names it, the question the other way only */
+			if (nl && ol && (at = strstr(a->text.data, nb)) &&
+			    find_caseless(q, ob, strlen(ob)) && !find_caseless(q, nb, strlen(nb)) &&
+			    (fmt = cc_texts_get(ar->texts, "aka.format", lang, NULL))) {
+				struct cc_buf out = {0};
+				struct cc_var v[] = {
+					{ "name", nb, 0 }, { "other", ob, 0 }, { 0 },
+				};
+				size_t before = (size_t)(at - a->text.data);
 
-				snprintf(nb, sizeof nb, "%.*s", (int)nl, name);
-				snprintf(ob, sizeof ob, "%.*s", (int)ol, other);
-				if (strstr(fq, fo) && !strstr(fq, fn) &&
-				    (at = strstr(a->text.data, nb))) {
-					struct cc_buf out = {0};
-					struct cc_var v[] = {
-						{ "name", nb, 0 }, { "other", ob, 0 }, { 0 },
-					};
-					size_t before = (size_t)(at - a->text.data);
-
-					cc_buf_add(&out, a->text.data, before);
-					cc_texts_fill(&out, fmt, v);
-					cc_buf_add(&out, at + strlen(nb), a->text.len - before - strlen(nb));
-					cc_buf_release(&a->text);
-					a->text = out;
-				}
-				free(fn);
-				free(fo);
+				cc_buf_add(&out, a->text.data, before);
+				cc_texts_fill(&out, fmt, v);
+				cc_buf_add(&out, at + strlen(nb), a->text.len - before - strlen(nb));
+				cc_buf_release(&a->text);
+				a->text = out;
 			}
 		}
 		pairs += n;
 		if (*pairs == '|')
 			pairs++;
 	}
-	free(fq);
+	free(q);
 }
 
 /* ---- conversation ---- */
@@ -1041,9 +1055,10 @@ route_of(struct cc_record *rec)
 {
 	static const char *const keys[] = {
 		"agent", "language", "category", "request_type", "reply", "opening",
-		"places", "aspects",
+		"places", "aspects", NULL,
 	};
-	size_t len;
+	const char *vals[sizeof keys / sizeof keys[0]];
+	size_t lens[sizeof keys / sizeof keys[0]], len;
 	const char *raw = cc_record_raw(rec, "route", &len);
 	jv route = jv_object();
 
@@ -1051,17 +1066,12 @@ route_of(struct cc_record *rec)
 		jv_free(route);
 		return jv_invalid();
 	}
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		char path[32];
-		jv v;
-
-		snprintf(path, sizeof path, "route.%s", keys[i]);
-		v = cc_record_at(rec, path);
-		if (jv_is_valid(v))
-			route = jv_object_set(route, jv_string(keys[i]), v);
-		else
-			jv_free(v);
-	}
+	/* one pass over the route: its debug trace is skipped once */
+	cc_json_members(raw, len, keys, vals, lens);
+	for (size_t i = 0; keys[i]; i++)
+		if (vals[i])
+			route = jv_object_set(route, jv_string(keys[i]),
+			    cc_json_to_jv(vals[i], lens[i]));
 	return route;
 }
 

@@ -48,17 +48,28 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	const char *q;
 
 	int day_only = 0;	/* an agent answered otherwise: the day's opening only */
+	size_t rlen;
+	const char *raw = cc_record_raw(rec, "route", &rlen);
 
-	if (cc_record_has(rec, "route")) {
-		/* route.agent alone: the whole route (its trace) costs more */
-		jv agent = cc_record_at(rec, "route.agent");
-		int other = jv_get_kind(agent) == JV_KIND_STRING &&
+	if (raw && *raw == '{') {
+		/* route.agent and route.opening in one pass over the route */
+		static const char *const keys[] = { "agent", "opening", NULL };
+		const char *v[3];
+		size_t l[3];
+		jv agent = jv_invalid();
+		int other;
+
+		cc_json_members(raw, rlen, keys, v, l);
+		if (v[0])
+			agent = cc_json_to_jv(v[0], l[0]);
+		other = jv_get_kind(agent) == JV_KIND_STRING &&
 		    !cc_domain_acts(a->domain, "cc-event", jv_string_value(agent));
-
 		day_only = !other && jv_get_kind(agent) == JV_KIND_STRING &&
 		    cc_domain_agent(a->domain, jv_string_value(agent))->answer != CC_ANSWER_EVENTS;
 		jv_free(agent);
-		if (other || (day_only && !cc_event_has_opening(a->sources)))
+		/* the opening only when the route asks how it is open */
+		if (other || (day_only && (!cc_event_has_opening(a->sources) ||
+		    !v[1] || *v[1] != '"')))
 			return CC_RECORD_PASS;
 	}
 	if (!(q = cc_record_query(rec, &len)))

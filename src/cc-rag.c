@@ -113,60 +113,67 @@ cut_utf8(char *s, size_t size)
 	}
 }
 
-/* The string at route.KEY into buf, or "" (only that member is parsed). */
+/* The string of compact JSON text v[0..n) into buf, or "". */
 static void
-route_member(struct cc_record *rec, const char *key, char *buf, size_t size)
+json_str(const char *v, size_t n, char *buf, size_t size)
 {
-	char path[32];
-	jv v;
+	jv s;
 
-	snprintf(path, sizeof path, "route.%s", key);
-	v = cc_record_at(rec, path);
 	buf[0] = '\0';
-	if (jv_get_kind(v) == JV_KIND_STRING)
-		snprintf(buf, size, "%s", jv_string_value(v));
-	jv_free(v);
+	if (!v || !n || *v != '"')
+		return;
+	s = cc_json_to_jv(v, n);
+	if (jv_get_kind(s) == JV_KIND_STRING)
+		snprintf(buf, size, "%s", jv_string_value(s));
+	jv_free(s);
 }
 
-/* The strings of the list route.KEY into v (at most MAX_ASKED). */
+/* The strings of the list text v[0..n) into out (at most MAX_ASKED). */
 static int
-route_list(struct cc_record *rec, const char *key, char v[][64])
+json_list(const char *v, size_t n, char out[][64])
 {
-	char path[32];
 	jv l;
-	int n = 0;
+	int k = 0;
 
-	snprintf(path, sizeof path, "route.%s", key);
-	l = cc_record_at(rec, path);
+	if (!v || !n || *v != '[')
+		return 0;
+	l = cc_json_to_jv(v, n);
 	if (jv_get_kind(l) == JV_KIND_ARRAY) {
 		jv_array_foreach(l, i, x) {
-			if (jv_get_kind(x) == JV_KIND_STRING && n < MAX_ASKED)
-				snprintf(v[n++], 64, "%s", jv_string_value(x));
+			if (jv_get_kind(x) == JV_KIND_STRING && k < MAX_ASKED)
+				snprintf(out[k++], 64, "%s", jv_string_value(x));
 			jv_free(x);
 		}
 	}
 	jv_free(l);
-	return n;
+	return k;
 }
 
+/* The route's members, read in one pass (its debug trace skipped once). */
 static void
 read_route(struct cc_record *rec, struct route *r)
 {
-	size_t len;
+	static const char *const keys[] = {
+		"agent", "category", "request_type", "language", "search_query",
+		"places", "aspects", NULL,
+	};
+	const char *v[sizeof keys / sizeof keys[0]];
+	size_t l[sizeof keys / sizeof keys[0]], len;
 	const char *raw = cc_record_raw(rec, "route", &len);
 
 	memset(r, 0, sizeof *r);
 	if (!raw || *raw != '{')
 		return;
 	r->present = 1;
-	route_member(rec, "agent", r->agent, sizeof r->agent);
-	route_member(rec, "category", r->category, sizeof r->category);
-	route_member(rec, "request_type", r->request_type, sizeof r->request_type);
-	route_member(rec, "language", r->language, sizeof r->language);
-	route_member(rec, "search_query", r->search, sizeof r->search);
+	cc_json_members(raw, len, keys, v, l);
+	json_str(v[0], l[0], r->agent, sizeof r->agent);
+	json_str(v[1], l[1], r->category, sizeof r->category);
+	json_str(v[2], l[2], r->request_type, sizeof r->request_type);
+	json_str(v[3], l[3], r->language, sizeof r->language);
+	json_str(v[4], l[4], r->search, sizeof r->search);
 	cut_utf8(r->search, sizeof r->search);
-	r->nplaces = route_list(rec, "places", r->places);
-	r->naspects = route_list(rec, "aspects", r->aspects);
+	r->nplaces = json_list(v[5], l[5], r->places);
+	r->naspects = json_list(v[6], l[6], r->aspects);
 }
 
 /* 1 if the comma-separated list has the word w. */
@@ -402,8 +409,10 @@ retrieve(struct rag *g, const struct route *r, const char *q, size_t len,
 		cc_jw_cstr(w, h->language);
 		cc_jw_key(w, "category");
 		cc_jw_cstr(w, h->category);
-		cc_jw_key(w, "request_types");
-		cc_jw_cstr(w, h->request_types);
+		if (r->nplaces || r->naspects) {	/* a compound question's */
+			cc_jw_key(w, "request_types");
+			cc_jw_cstr(w, h->request_types);
+		}
 		cc_jw_key(w, "source");
 		cc_jw_cstr(w, "knowledge_base");
 		cc_jw_end(w);

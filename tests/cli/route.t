@@ -153,7 +153,7 @@ $ cc-detect-lang | cc-route -n | jq -c '.route.debug_info.language_detection.cue
 === the debug record says which rules fired and what matched
 $ cc-route -n | jq -c '.route.debug_info.classification | {matched, slots, text}'
 < "サイノのラストオーダーは何時ですか"
-> {"matched":{"hours":"らすとおーだー","saino":"さいの"},"slots":{"entity":"saino","aspect":"hours","topic":"hours","opening":"hours"},"text":"さいののらすとおーだーは何時ですか"}
+> {"matched":{"hours":"らすとおーだー","saino":"さいの"},"slots":{"entity":"saino","aspect":"hours","topic":"hours"},"text":"さいののらすとおーだーは何時ですか"}
 
 === a record without a query is an error record
 $ cc-route -n
