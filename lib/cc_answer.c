@@ -884,10 +884,10 @@ find_caseless(const char *s, const char *w, size_t n)
 
 /*
  * The text aka (LANG) pairs a name the answers use with the one visitors
- * may type instead: "サイノ=Saino | エンジニアカフェ=Engineer Cafe".  When
- * the question has the other name (ASCII letters in any case) and not the
- * answer's, the answer's first mention becomes aka.format {name} {other}:
- * サイノ（Saino）.
+ * may type instead: "NAME=OTHER | NAME=OTHER", a place's name in kana
+ * and in Latin letters, say.  When the question has the other name (ASCII
+ * letters in any case) and not the answer's, the answer's first mention
+ * becomes aka.format {name} {other}: NAME（OTHER）.
  */
 static void
 name_as_asked(const struct cc_answerer *ar, struct cc_answer *a,
