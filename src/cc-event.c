@@ -48,14 +48,15 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	const char *q;
 
 	int day_only = 0;	/* an agent answered otherwise: the day's opening only */
+	jv cont = jv_invalid();	/* route.search_query: the question continued */
 	size_t rlen;
 	const char *raw = cc_record_raw(rec, "route", &rlen);
 
 	if (raw && *raw == '{') {
 		/* route.agent and route.opening in one pass over the route */
-		static const char *const keys[] = { "agent", "opening", NULL };
-		const char *v[3];
-		size_t l[3];
+		static const char *const keys[] = { "agent", "opening", "search_query", NULL };
+		const char *v[4];
+		size_t l[4];
 		jv agent = jv_invalid();
 		int other;
 
@@ -71,10 +72,19 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		if (other || (day_only && (!cc_event_has_opening(a->sources) ||
 		    !v[1] || *v[1] != '"')))
 			return CC_RECORD_PASS;
+		if (day_only && v[2] && *v[2] == '"')
+			cont = cc_json_to_jv(v[2], l[2]);
 	}
-	if (!(q = cc_record_query(rec, &len)))
+	if (!(q = cc_record_query(rec, &len))) {
+		jv_free(cont);
 		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");
+	}
 	cc_time_extract(q, len, a->now, &r);
+	/* "サイノは？" after "明日は開いてる？": the day of the question it continues */
+	if (day_only && r.implicit && jv_get_kind(cont) == JV_KIND_STRING)
+		cc_time_extract(jv_string_value(cont),
+		    (size_t)jv_string_length_bytes(jv_copy(cont)), a->now, &r);
+	jv_free(cont);
 	if (day_only) {
 		struct cc_buf b = {0};
 		struct cc_jw w;
