@@ -388,6 +388,17 @@ static const struct lexeme lexicon[] = {
 	{"おとつい", T_DAY, F_KANA, -2, 0},
 	{"day before yesterday", T_DAY, F_WORD, -2, 0},
 	{"the day before yesterday", T_DAY, F_WORD, -2, 0},
+	/* days of the year known by name (a: month, b: day) */
+	{"大晦日", T_DATE, 0, 12, 31}, {"おおみそか", T_DATE, F_KANA, 12, 31},
+	{"元日", T_DATE, 0, 1, 1}, {"元旦", T_DATE, 0, 1, 1},
+	{"がんじつ", T_DATE, F_KANA, 1, 1}, {"がんたん", T_DATE, F_KANA, 1, 1},
+	{"クリスマスイブ", T_DATE, F_KANA, 12, 24}, {"クリスマスイヴ", T_DATE, F_KANA, 12, 24},
+	{"クリスマス", T_DATE, F_KANA, 12, 25},
+	{"christmas eve", T_DATE, F_WORD, 12, 24}, {"christmas day", T_DATE, F_WORD, 12, 25},
+	{"christmas", T_DATE, F_WORD, 12, 25}, {"xmas", T_DATE, F_WORD, 12, 25},
+	{"xmas eve", T_DATE, F_WORD, 12, 24},
+	{"new year's eve", T_DATE, F_WORD, 12, 31}, {"new years eve", T_DATE, F_WORD, 12, 31},
+	{"new year's day", T_DATE, F_WORD, 1, 1}, {"new years day", T_DATE, F_WORD, 1, 1},
 	/* parts of the day (only with a day: 夜のイベント alone names no date) */
 	{"朝", T_PART, 0, P_MORNING, 0}, {"午前", T_PART, 0, P_MORNING, 0},
 	{"午前中", T_PART, 0, P_MORNING, 0}, {"昼", T_PART, 0, P_AFTERNOON, 0},
@@ -1191,7 +1202,10 @@ title_case_run(const struct text *x, const struct tok *t)
 			goto mixed;
 	return 0;	/* ALL CAPITALS */
 mixed:
-	/* skip the first word; count capitalised words after it */
+	/* skip the first word (a named day: all its words, New Year's Day);
+	 * count capitalised words after it */
+	if (t->type == T_DATE)
+		i = t->end;
 	while (i < x->n && ascii_alpha(x->cs[i]))
 		i++;
 	while (i < x->n && words < 5) {

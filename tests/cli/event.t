@@ -127,6 +127,19 @@ $ cc-event | jq -c '.events | [.kind, .time_range, .start[0:10], .end[0:10]]'
 > ["range","thisMonth","2025-01-13","2025-01-27"]
 > ["range","thisMonth","2025-01-18","2025-01-27"]
 
+=== days of the year by name: 大晦日, 元日, Christmas, New Year's Day (not a title)
+$ cc-event | jq -c '.events | [.kind, .start[0:10]]'
+< "大晦日のイベントは？"
+< "元旦は何かある？"
+< "クリスマスイブのイベント"
+< "Is it open on New Year's Day?"
+< "events on xmas eve"
+> ["date","2025-12-31"]
+> ["date","2025-01-01"]
+> ["date","2025-12-24"]
+> ["date","2025-01-01"]
+> ["date","2025-12-24"]
+
 === a regular event by its name (events.conf event_name): its next dates
 $ cc-event | jq -c '.events | [.kind, .title, (.items | map(.start[0:10]) | unique)]'
 < "AI勉強会は何時から？"
