@@ -80,7 +80,7 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");
 	}
 	cc_time_extract(q, len, a->now, &r);
-	/* "サイノは？" after "明日は開いてる？": the day of the question it continues */
+	/* "and the other place?" after "open tomorrow?": the day of the question it continues */
 	if (day_only && r.implicit && jv_get_kind(cont) == JV_KIND_STRING)
 		cc_time_extract(jv_string_value(cont),
 		    (size_t)jv_string_length_bytes(jv_copy(cont)), a->now, &r);
