@@ -11,6 +11,7 @@
  */
 #include "config.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,7 @@
 #include "cc_json.h"
 #include "cc_record.h"
 #include "cc_text.h"
+#include "cc_time.h"
 #include "cc_session.h"
 #include "cc_texts.h"
 #include "cc_domain.h"
@@ -157,6 +159,253 @@ pick_passage(const struct cc_answerer *ar, jv results, const char *lang,
 	return jv_invalid();
 }
 
+static void language_part(const char *s, const char *sep, const char *lang,
+	struct cc_buf *out);
+
+/*
+ * "Is it open on D?": cc-event's events.opening (the opening calendar,
+ * cc-event(1)) says for the one day asked whether each place is open and
+ * when, or why it is closed.  Answered when the route says how (its
+ * member opening, a rules output: yes-no, hours) and the place is in the
+ * calendar: the text opening.HOW.open {date} {place} {hours} or
+ * opening.HOW.closed {date} {place} {reason}, where {place} is the text
+ * place.CATEGORY.  0, or -1 when this is no such question.
+ */
+static int
+answer_opening(const struct cc_answerer *ar, struct cc_answer *a, jv route,
+    jv events, const char *category, const char *lang)
+{
+	jv keep = jv_array();
+	const char *how = str(route, "opening", &keep);
+	jv opening = member(events, "opening");
+	jv places = member(opening, "places");
+	jv day = member(places, category ? category : "");
+	const char *date = NULL;
+	struct cc_buf hours = {0}, reason = {0}, when = {0};
+	int y, m, d, rc = -1;
+
+	if (jv_get_kind(day) == JV_KIND_OBJECT)
+		date = str(opening, "date", &keep);
+	if (!date || !how || strlen(how) > 32 ||
+	    sscanf(date, "%d-%d-%d", &y, &m, &d) != 3)
+		goto out;
+	{
+		jv open = member(day, "open");
+		int is_open = jv_get_kind(open) == JV_KIND_TRUE;
+		jv list = member(day, is_open ? "hours" : "closed");
+		int n = jv_get_kind(list) == JV_KIND_ARRAY ? jv_array_length(jv_copy(list)) : 0;
+		struct cc_date_vars dv;
+		char key[96], said[64];
+		const char *place, *and = cc_texts_get(ar->texts, "opening.and", lang, NULL);
+		const char *fmt = cc_texts_get(ar->texts, "opening.date", lang, NULL);
+
+		jv_free(open);
+		cc_texts_date_vars(ar->texts, lang, cc_date_start((struct cc_date){ y, m, d }), &dv);
+		if (!and)
+			and = ", ";
+		cc_texts_fill(&when, fmt ? fmt : "{year}-{month2}-{day2}", dv.vars);
+		for (int i = 0; i < n; i++) {
+			jv it = jv_array_get(jv_copy(list), i);
+			const char *title = str(it, "title", &keep);
+			struct cc_buf note = {0};
+
+			if (title)
+				language_part(title, " / ", lang, &note);
+			if (is_open) {
+				struct cc_var v[] = {
+					{ "start", str(it, "start", &keep), 0 },
+					{ "end", str(it, "end", &keep), 0 },
+					{ "note", note.len ? note.data : "", note.len }, { 0 },
+				};
+				const char *t = cc_texts_get(ar->texts, note.len ?
+				    "opening.period_note" : "opening.period", lang, NULL);
+
+				if (i)
+					cc_buf_add(&hours, and, strlen(and));
+				if (v[0].value && v[1].value)
+					cc_texts_fill(&hours, t ? t : "{start}-{end}", v);
+			} else if (note.len && !reason.len) {
+				cc_buf_add(&reason, note.data, note.len);
+			}
+			cc_buf_release(&note);
+			jv_free(it);
+		}
+		jv_free(list);
+		snprintf(key, sizeof key, "place.%s", category);
+		place = cc_texts_get(ar->texts, key, lang, NULL);
+		{
+			struct cc_var v[] = {
+				{ "date", when.len ? when.data : "", when.len },
+				{ "place", place ? place : "", 0 },
+				{ "hours", hours.len ? hours.data : "", hours.len },
+				{ "reason", reason.len ? reason.data : "", reason.len }, { 0 },
+			};
+
+			snprintf(said, sizeof said, "opening.%s.%s", how, is_open ? "open" : "closed");
+			if (say(ar, a, said, lang, v) == 0) {
+				a->confidence = 0.9;
+				add_source(a, "calendar");
+				rc = 0;
+			}
+		}
+	}
+out:
+	cc_buf_release(&hours);
+	cc_buf_release(&reason);
+	cc_buf_release(&when);
+	jv_free(day);
+	jv_free(places);
+	jv_free(opening);
+	jv_free(keep);
+	return rc;
+}
+
+/* 1 if the comma-separated list has the word w. */
+static int
+csv_has(const char *list, const char *w)
+{
+	size_t k = strlen(w);
+
+	while (list && *list) {
+		size_t n;
+
+		list += strspn(list, ", ");
+		n = strcspn(list, ",");
+		while (n && list[n - 1] == ' ')
+			n--;
+		if (n == k && strncmp(list, w, k) == 0)
+			return 1;
+		list += strcspn(list, ",");
+	}
+	return 0;
+}
+
+/* The i-th string of the list l, or dflt. */
+static const char *
+list_at(jv l, int i, const char *dflt, jv *keep)
+{
+	jv v;
+
+	if (jv_get_kind(l) != JV_KIND_ARRAY || jv_array_length(jv_copy(l)) == 0)
+		return dflt;
+	v = jv_array_get(jv_copy(l), i);
+	if (jv_get_kind(v) != JV_KIND_STRING) {
+		jv_free(v);
+		return dflt;
+	}
+	*keep = jv_array_append(*keep, jv_copy(v));
+	{
+		const char *s = jv_string_value(v);
+
+		jv_free(v);
+		return s;
+	}
+}
+
+static int answer_opening(const struct cc_answerer *ar, struct cc_answer *a,
+	jv route, jv events, const char *category, const char *lang);
+
+/*
+ * A compound question: the route's places and aspects (rules outputs,
+ * cc-domain(5)) ask several things at once ("the hours of both cafes",
+ * "hours, address and fees").  Each place and aspect is answered by its
+ * own best passage (or by the opening calendar, for a day's hours), in
+ * one reply: the text found.many {passages}, the parts joined by blank
+ * lines.  0, or -1 when the question asks one thing only.
+ */
+static int
+answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
+    jv retrieval, jv events, const char *lang)
+{
+	jv keep = jv_array(), places = member(route, "places"), aspects = member(route, "aspects");
+	jv results = member(retrieval, "results"), used = jv_array();
+	int np = jv_get_kind(places) == JV_KIND_ARRAY ? jv_array_length(jv_copy(places)) : 0;
+	int na = jv_get_kind(aspects) == JV_KIND_ARRAY ? jv_array_length(jv_copy(aspects)) : 0;
+	int n = jv_get_kind(results) == JV_KIND_ARRAY ? jv_array_length(jv_copy(results)) : 0;
+	const char *category = str(route, "category", &keep);
+	const char *rt = str(route, "request_type", &keep);
+	struct cc_buf parts = {0};
+	int rc = -1, nparts = 0;
+
+	if ((np ? np : 1) * (na ? na : 1) < 2)
+		goto out;
+	for (int i = 0; i < (np ? np : 1); i++)
+		for (int k = 0; k < (na ? na : 1); k++) {
+			const char *place = list_at(places, i, category, &keep);
+			const char *aspect = list_at(aspects, k, rt, &keep);
+			struct cc_answer day;
+			jv route1;
+
+			/* a day's hours: the opening calendar, as a single question */
+			cc_answer_init(&day);
+			route1 = jv_object_set(jv_copy(route), jv_string("request_type"),
+			    aspect ? jv_string(aspect) : jv_null());
+			if (aspect && place && strcmp(aspect, rt ? rt : "") == 0 &&
+			    answer_opening(ar, &day, route1, events, place, lang) == 0) {
+				const char *t = day.text.data;
+
+				if (nparts++)
+					cc_buf_add(&parts, "\n\n", 2);
+				t += cc_answer_tag(t);
+				cc_buf_add(&parts, t, strlen(t));
+				add_source(a, "calendar");
+				jv_free(route1);
+				cc_answer_release(&day);
+				continue;
+			}
+			jv_free(route1);
+			cc_answer_release(&day);
+			for (int j = 0; j < n; j++) {
+				jv r = jv_array_get(jv_copy(results), j);
+				const char *l = str(r, "language", &keep);
+				const char *c = str(r, "category", &keep);
+				const char *types = str(r, "request_types", &keep);
+				const char *id = str(r, "id", &keep);
+				const char *content = str(r, "content", &keep);
+				int seen = 0;
+
+				jv_array_foreach(used, u, x) {
+					seen |= id && strcmp(jv_string_value(x), id) == 0;
+					jv_free(x);
+				}
+				if (!seen && id && content && l && strcmp(l, lang) == 0 &&
+				    (!place || (c && strcmp(c, place) == 0)) &&
+				    (!aspect || csv_has(types, aspect))) {
+					if (nparts++)
+						cc_buf_add(&parts, "\n\n", 2);
+					cc_buf_add(&parts, content, strlen(content));
+					used = jv_array_append(used, jv_string(id));
+					a->passages = jv_array_append(a->passages, jv_string(id));
+					add_source(a, "knowledge_base");
+					jv_free(r);
+					break;
+				}
+				jv_free(r);
+			}
+		}
+	if (nparts >= 2) {
+		struct cc_var v[] = { { "passages", parts.data, parts.len }, { 0 } };
+
+		if (say(ar, a, "found.many", lang, v) == 0) {
+			a->confidence = 0.9;
+			rc = 0;
+		}
+	}
+	if (rc < 0) {	/* one part or none: answered as one question */
+		jv_free(a->passages);
+		a->passages = jv_array();
+		a->nsources = 0;
+	}
+out:
+	cc_buf_release(&parts);
+	jv_free(used);
+	jv_free(results);
+	jv_free(places);
+	jv_free(aspects);
+	jv_free(keep);
+	return rc;
+}
+
 /* 1 if the text reads as sentences rather than a list or a table. */
 static int
 sentences(const char *s)
@@ -166,7 +415,7 @@ sentences(const char *s)
 
 static void
 answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
-    jv retrieval, const char *lang)
+    jv retrieval, jv events, const char *lang)
 {
 	jv keep = jv_array();
 	const char *category = str(route, "category", &keep);
@@ -181,6 +430,12 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		if (places)
 			snprintf(venue, sizeof venue, "%.*s", (int)strcspn(places, " "), places);
 		category = *venue ? venue : NULL;	/* no places named: any passage */
+	}
+	if (answer_compound(ar, a, route, retrieval, events, lang) == 0 ||
+	    answer_opening(ar, a, route, events, category, lang) == 0) {
+		jv_free(results);
+		jv_free(keep);
+		return;
 	}
 	p = pick_passage(ar, results, lang, category, &rank);
 
@@ -609,6 +864,110 @@ answer_clarify(const struct cc_answerer *ar, struct cc_answer *a,
 	a->confidence = 0.7;
 }
 
+/* ---- the place named the way the visitor did ---- */
+
+/* Where s has w[0..n), ASCII letters in any case; NULL if nowhere. */
+static const char *
+find_caseless(const char *s, const char *w, size_t n)
+{
+	for (; n && *s; s++) {
+		size_t k = 0;
+
+		while (k < n && s[k] && (s[k] == w[k] || ((unsigned char)s[k] < 0x80 &&
+		    tolower((unsigned char)s[k]) == tolower((unsigned char)w[k]))))
+			k++;
+		if (k == n)
+			return s;
+	}
+	return NULL;
+}
+
+/*
+ * The text aka (LANG) pairs a name the answers use with the one visitors
+ * may type instead: "NAME=OTHER | NAME=OTHER", a place's name in kana
+ * and in Latin letters, say.  When the question has the other name (ASCII
+ * letters in any case) and not the answer's, the answer's first mention
+ * becomes aka.format {name} {other}: NAME（OTHER）.
+ */
+static void
+name_as_asked(const struct cc_answerer *ar, struct cc_answer *a,
+    const char *query, size_t qlen, const char *lang)
+{
+	const char *pairs = cc_texts_get(ar->texts, "aka", lang, NULL);
+	const char *fmt;
+	char *q;
+
+	if (!pairs || !a->text.len || !a->text.data)
+		return;
+	q = cc_xmalloc(qlen + 1);	/* the record's query is not NUL-terminated */
+	memcpy(q, query, qlen);
+	q[qlen] = '\0';
+	while (*pairs) {
+		size_t n = strcspn(pairs, "|");
+		const char *eq = memchr(pairs, '=', n);
+
+		if (eq) {
+			const char *name = pairs, *other = eq + 1, *at;
+			size_t nl = (size_t)(eq - pairs), ol = n - (size_t)(eq + 1 - pairs);
+			char nb[128], ob[128];
+
+			while (nl && name[0] == ' ')
+				name++, nl--;
+			while (nl && name[nl - 1] == ' ')
+				nl--;
+			while (ol && other[0] == ' ')
+				other++, ol--;
+			while (ol && other[ol - 1] == ' ')
+				ol--;
+			snprintf(nb, sizeof nb, "%.*s", (int)nl, name);
+			snprintf(ob, sizeof ob, "%.*s", (int)ol, other);
+			/* the answer names it, the question the other way only */
+			if (nl && ol && (at = strstr(a->text.data, nb)) &&
+			    find_caseless(q, ob, strlen(ob)) && !find_caseless(q, nb, strlen(nb)) &&
+			    (fmt = cc_texts_get(ar->texts, "aka.format", lang, NULL))) {
+				struct cc_buf out = {0};
+				struct cc_var v[] = {
+					{ "name", nb, 0 }, { "other", ob, 0 }, { 0 },
+				};
+				size_t before = (size_t)(at - a->text.data);
+
+				cc_buf_add(&out, a->text.data, before);
+				cc_texts_fill(&out, fmt, v);
+				cc_buf_add(&out, at + strlen(nb), a->text.len - before - strlen(nb));
+				cc_buf_release(&a->text);
+				a->text = out;
+			}
+		}
+		pairs += n;
+		if (*pairs == '|')
+			pairs++;
+	}
+	free(q);
+}
+
+/* ---- conversation ---- */
+
+/*
+ * The route's reply (a rules output: greeting, thanks, who-are-you, a
+ * question out of scope) names the text reply.VALUE, which answers by
+ * itself whatever the agent; -1 when there is none, or no such text.
+ */
+static int
+answer_reply(const struct cc_answerer *ar, struct cc_answer *a,
+    const char *reply, const char *lang)
+{
+	char key[96];
+
+	if (!reply || !*reply || strlen(reply) > 64)
+		return -1;
+	snprintf(key, sizeof key, "reply.%s", reply);
+	if (say(ar, a, key, lang, NULL) < 0)
+		return -1;
+	a->confidence = 0.9;
+	add_source(a, "conversation");
+	return 0;
+}
+
 /* ---- a domain stage's own result ---- */
 
 /*
@@ -694,8 +1053,12 @@ answer_tool(const struct cc_answerer *ar, struct cc_answer *a,
 static jv
 route_of(struct cc_record *rec)
 {
-	static const char *const keys[] = { "agent", "language", "category", "request_type" };
-	size_t len;
+	static const char *const keys[] = {
+		"agent", "language", "category", "request_type", "reply", "opening",
+		"places", "aspects", NULL,
+	};
+	const char *vals[sizeof keys / sizeof keys[0]];
+	size_t lens[sizeof keys / sizeof keys[0]], len;
 	const char *raw = cc_record_raw(rec, "route", &len);
 	jv route = jv_object();
 
@@ -703,17 +1066,12 @@ route_of(struct cc_record *rec)
 		jv_free(route);
 		return jv_invalid();
 	}
-	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
-		char path[32];
-		jv v;
-
-		snprintf(path, sizeof path, "route.%s", keys[i]);
-		v = cc_record_at(rec, path);
-		if (jv_is_valid(v))
-			route = jv_object_set(route, jv_string(keys[i]), v);
-		else
-			jv_free(v);
-	}
+	/* one pass over the route: its debug trace is skipped once */
+	cc_json_members(raw, len, keys, vals, lens);
+	for (size_t i = 0; keys[i]; i++)
+		if (vals[i])
+			route = jv_object_set(route, jv_string(keys[i]),
+			    cc_json_to_jv(vals[i], lens[i]));
 	return route;
 }
 
@@ -771,10 +1129,13 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 
 		sid = id ? cc_xstrdup(id) : NULL;
 	}
+	/* conversation: the domain's text answers by itself */
+	if (answer_reply(ar, a, str(route, "reply", &keep), lang) < 0)
 	switch (ag->answer) {
 	case CC_ANSWER_KB:
 		retrieval = retrieval_of(rec);
-		answer_kb(ar, a, route, retrieval, lang);
+		events = cc_record_get(rec, "events");
+		answer_kb(ar, a, route, retrieval, events, lang);
 		break;
 	case CC_ANSWER_EVENTS:
 		retrieval = retrieval_of(rec);
@@ -804,6 +1165,8 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 		answer_tool(ar, a, rec, ag->tool, lang);
 		break;
 	}
+	if (a->kind == CC_ANSWER_KB || a->kind == CC_ANSWER_CLARIFY)
+		name_as_asked(ar, a, query, qlen, lang);
 	free(sid);
 	jv_free(route);
 	jv_free(retrieval);

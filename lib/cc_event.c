@@ -43,6 +43,14 @@ struct source {
 	unsigned line;		/* its line in events.conf, 0 if not from there */
 };
 
+/* event_name WORD, WORD... : TITLE: the words (folded, spaces removed)
+ * that name the events whose titles hold TITLE. */
+struct event_name {
+	char **words;
+	size_t nwords;
+	char *title;
+};
+
 #define RANGE_CACHE 16
 #define RETRY_AFTER 60		/* seconds before a failed source is asked again */
 
@@ -70,6 +78,11 @@ struct cc_event_sources {
 	struct cc_ics_limits lim;
 	struct range_entry cache[RANGE_CACHE];
 	unsigned long tick;
+	struct event_name *names;	/* events.conf event_name lines */
+	size_t nnames;
+	char *opening_path;	/* the opening calendar (events.conf opening) */
+	unsigned opening_line;
+	struct cc_ics *opening;
 };
 
 /* ---- configuration ---- */
@@ -138,6 +151,63 @@ add_calendar(struct cc_event_sources *s, const struct cc_config *cfg,
 	}
 }
 
+/* Fold and remove spaces: "AI 勉強会" and "ai勉強会" are one name. */
+static char *
+fold_name(const char *s, size_t n)
+{
+	char *f = cc_text_fold(s, n, NULL, 0), *o = f;
+
+	for (char *p = f; *p; p++)
+		if (*p != ' ')
+			*o++ = *p;
+	*o = '\0';
+	return f;
+}
+
+/* "WORD, WORD... : TITLE"; -1 when it is not that. */
+static int
+add_event_name(struct cc_event_sources *s, const char *val)
+{
+	const char *colon = strrchr(val, ':'), *p = val;
+	struct event_name e = {0};
+	char *copy, *title;
+
+	if (!colon || colon == val)
+		return -1;
+	copy = cc_xstrdup(colon + 1);
+	title = cc_trim(copy);
+	if (!*title) {
+		free(copy);
+		return -1;
+	}
+	e.title = cc_xstrdup(title);
+	free(copy);
+	while (p < colon) {
+		size_t n = strcspn(p, ",");
+		char *w;
+
+		if (p + n > colon)
+			n = (size_t)(colon - p);
+		w = fold_name(p, n);
+		if (*w) {
+			e.words = cc_xrealloc(e.words, (e.nwords + 1) * sizeof *e.words);
+			e.words[e.nwords++] = w;
+		} else {
+			free(w);
+		}
+		p += n;
+		if (*p == ',')
+			p++;
+	}
+	if (!e.nwords) {
+		free(e.title);
+		return -1;
+	}
+	s->names = cc_xrealloc(s->names, (s->nnames + 1) * sizeof *s->names);
+	s->names[s->nnames++] = e;
+	return 0;
+}
+
 /*
  * events.conf: "key = value" lines; # comments; see cc-event(1).  A
  * problem ends the program, or with `check` set is reported there and
@@ -183,6 +253,22 @@ read_conf(struct cc_event_sources *s, const struct cc_config *cfg, int use_calen
 				if (s->n > before)
 					s->src[before].line = (unsigned)n;
 			}
+		} else if (strcmp(key, "event_name") == 0) {
+			if (add_event_name(s, val) < 0) {
+				cc_problem(check ? check : &die, "%s:%lu: expected 'event_name = "
+				    "WORD, WORD... : TITLE'", path, n);
+				goto bad;
+			}
+		} else if (strcmp(key, "opening") == 0) {
+			if (is_url(val)) {
+				cc_problem(check ? check : &die, "%s:%lu: the opening calendar "
+				    "must be a local file", path, n);
+				goto bad;
+			}
+			free(s->opening_path);
+			s->opening_path = val[0] == '/' ? cc_xstrdup(val) :
+			    cc_config_domain_path(cfg, val);
+			s->opening_line = (unsigned)n;
 		} else if (strcmp(key, "connpass_keyword") == 0) {
 			s->keywords = cc_xrealloc(s->keywords, (s->nkw + 1) * sizeof *s->keywords);
 			s->keywords[s->nkw++] = cc_xstrdup(val);
@@ -227,6 +313,13 @@ cc_event_check(const struct cc_config *cfg, struct cc_problems *p)
 		if (!(x->cal = cc_ics_load(x->where, x->name, &s->lim, err, sizeof err)))
 			cc_problem(p, "%s:%u: calendar '%s': %s", conf, x->line, x->where, err);
 	}
+	if (s->opening_path) {
+		char err[256];
+
+		if (!(s->opening = cc_ics_load(s->opening_path, "opening", &s->lim, err, sizeof err)))
+			cc_problem(p, "%s:%u: opening calendar '%s': %s", conf,
+			    s->opening_line, s->opening_path, err);
+	}
 	free(conf);
 	cc_event_sources_free(s);
 	return p->n == before ? 0 : -1;
@@ -269,6 +362,13 @@ cc_event_sources_new(const struct cc_config *cfg, const struct cc_event_options 
 		if (!x->cal)
 			cc_die(CC_EXIT_USAGE, "cannot read calendar '%s': %s", x->where, err);
 	}
+	if (s->opening_path) {
+		char err[256];
+
+		if (!(s->opening = cc_ics_load(s->opening_path, "opening", &s->lim, err, sizeof err)))
+			cc_die(CC_EXIT_USAGE, "cannot read the opening calendar '%s': %s",
+			    s->opening_path, err);
+	}
 	return s;
 }
 
@@ -283,6 +383,15 @@ cc_event_sources_free(struct cc_event_sources *s)
 		free(s->src[i].name);
 	}
 	free(s->src);
+	cc_ics_free(s->opening);
+	free(s->opening_path);
+	for (size_t i = 0; i < s->nnames; i++) {
+		for (size_t k = 0; k < s->names[i].nwords; k++)
+			free(s->names[i].words[k]);
+		free(s->names[i].words);
+		free(s->names[i].title);
+	}
+	free(s->names);
 	for (size_t i = 0; i < s->nkw; i++)
 		free(s->keywords[i]);
 	free(s->keywords);
@@ -895,4 +1004,178 @@ cc_event_write(struct cc_event_sources *s, const struct cc_time_range *r,
 	jw_raw(w, e->errors.data, e->errors.len);
 	cc_jw_end(w);
 	return e->flags;
+}
+
+/* ---- opening: whether each place is open on the asked day ---- */
+
+int
+cc_event_has_opening(const struct cc_event_sources *s)
+{
+	return s->opening != NULL;
+}
+
+/* Does the comma-separated list `places` name `place`? */
+static int
+names_place(const char *places, const char *place, size_t n)
+{
+	while (places && *places) {
+		size_t w;
+
+		places += strspn(places, ", ");
+		w = strcspn(places, ",");
+		while (w && places[w - 1] == ' ')
+			w--;
+		if (w == n && strncmp(places, place, n) == 0)
+			return 1;
+		places += strcspn(places, ",");
+	}
+	return 0;
+}
+
+static void
+hhmm(time_t t, char out[8])
+{
+	struct tm tm;
+
+	localtime_r(&t, &tm);
+	snprintf(out, 8, "%d:%02d", tm.tm_hour % 100, tm.tm_min % 100);
+}
+
+int
+cc_event_write_opening(struct cc_event_sources *s, const struct cc_time_range *r,
+    struct cc_jw *w)
+{
+	struct cc_event_list l = {0};
+	struct cc_date day = r->first;
+	char err[256], t[16];
+	/* the places, in the order the calendar first names them */
+	const char *place[32];
+	size_t plen[32], np = 0;
+	int rc;
+
+	if (!s->opening || r->implicit || r->open || cc_date_cmp(r->first, r->last) != 0)
+		return -1;
+	rc = cc_ics_expand(s->opening, cc_date_start(day),
+	    cc_date_start(cc_date_add(day, 1)), 0, &l, err, sizeof err);
+	cc_event_list_finish(&l);
+	for (size_t i = 0; i < l.n; i++) {
+		const char *loc = l.v[i].location;
+
+		while (loc && *loc) {
+			size_t k, n;
+
+			loc += strspn(loc, ", ");
+			n = strcspn(loc, ",");
+			while (n && loc[n - 1] == ' ')
+				n--;
+			for (k = 0; k < np; k++)
+				if (plen[k] == n && strncmp(place[k], loc, n) == 0)
+					break;
+			if (k == np && n && np < sizeof place / sizeof *place) {
+				place[np] = loc;
+				plen[np++] = n;
+			}
+			loc += strcspn(loc, ",");
+		}
+	}
+	cc_jw_object(w);
+	snprintf(t, sizeof t, "%04d-%02d-%02d", day.year % 10000, day.month, day.day);
+	cc_jw_key(w, "date");
+	cc_jw_cstr(w, t);
+	cc_jw_key(w, "weekday");
+	cc_jw_num(w, cc_date_weekday(day));
+	cc_jw_key(w, "kind");
+	cc_jw_cstr(w, r->kind);
+	cc_jw_key(w, "places");
+	cc_jw_object(w);
+	for (size_t k = 0; k < np; k++) {
+		int closed = 0;
+		char key[128];
+
+		for (size_t i = 0; i < l.n; i++)
+			closed |= l.v[i].all_day && names_place(l.v[i].location, place[k], plen[k]);
+		snprintf(key, sizeof key, "%.*s", (int)plen[k], place[k]);
+		cc_jw_key(w, key);
+		cc_jw_object(w);
+		cc_jw_key(w, "open");
+		cc_jw_bool(w, !closed);
+		cc_jw_key(w, closed ? "closed" : "hours");
+		cc_jw_array(w);
+		for (size_t i = 0; i < l.n; i++) {
+			const struct cc_event *e = &l.v[i];
+
+			if (!names_place(e->location, place[k], plen[k]) || e->all_day != closed)
+				continue;
+			cc_jw_object(w);
+			cc_jw_key(w, "title");
+			cc_jw_cstr(w, e->title);
+			if (!closed) {
+				char a[8], b[8];
+
+				hhmm(e->start, a);
+				hhmm(e->has_end ? e->end : e->start, b);
+				cc_jw_key(w, "start");
+				cc_jw_cstr(w, a);
+				cc_jw_key(w, "end");
+				cc_jw_cstr(w, b);
+			}
+			cc_jw_end(w);
+		}
+		cc_jw_end(w);
+		cc_jw_end(w);
+	}
+	cc_jw_end(w);
+	if (rc < 0) {
+		cc_jw_key(w, "error");
+		cc_jw_cstr(w, err);
+	}
+	cc_jw_end(w);
+	cc_event_list_release(&l);
+	return 0;
+}
+
+/* ---- named events ---- */
+
+int
+cc_event_named(const struct cc_event_sources *s, const char *q, size_t len,
+    time_t now, struct cc_time_range *r)
+{
+	char *f, *guess;
+	const char *title = NULL, *word = NULL;
+	size_t best = 0;
+	int keep;
+
+	if (!s->nnames)
+		return 0;
+	f = fold_name(q, len);
+	for (size_t i = 0; i < s->nnames; i++)
+		for (size_t k = 0; k < s->names[i].nwords; k++) {
+			size_t n = strlen(s->names[i].words[k]);
+
+			/* the longest word wins: "ai勉強会" before "勉強会" */
+			if (n > best && strstr(f, s->names[i].words[k])) {
+				best = n;
+				title = s->names[i].title;
+				word = s->names[i].words[k];
+			}
+		}
+	/* a title read from the question ('Python Today') stays, unless it
+	 * is the name said another way (メイカーズの講習会) */
+	guess = r->title[0] ? fold_name(r->title, strlen(r->title)) : NULL;
+	keep = guess && (!word || !strstr(guess, word));
+	free(guess);
+	free(f);
+	if (!title || keep)
+		return 0;
+	snprintf(r->title, sizeof r->title, "%s", title);
+	if (r->implicit) {
+		/* no time named: that event's next dates */
+		r->kind = "nextUpcoming";
+		r->open = 1;
+		r->implicit = 0;
+		r->start = now;
+		r->end = 0;
+		r->first = r->last = cc_date_of(now);
+	}
+	return 1;
 }

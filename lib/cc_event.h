@@ -58,6 +58,27 @@ int cc_event_check(const struct cc_config *cfg, struct cc_problems *p);
 int cc_event_write(struct cc_event_sources *s, const struct cc_time_range *r,
 	struct cc_jw *out);
 
+/*
+ * The opening calendar (events.conf `opening`, cc-event(1)): its all-day
+ * events close the places their LOCATION names (a comma-separated list),
+ * its timed events are their opening hours.  cc_event_write_opening()
+ * writes {date, weekday, kind, places: {PLACE: {open, hours|closed}}} for
+ * the one local day r names; -1 (nothing written) when r is not one day
+ * or there is no opening calendar.
+ */
+int cc_event_has_opening(const struct cc_event_sources *s);
+int cc_event_write_opening(struct cc_event_sources *s,
+	const struct cc_time_range *r, struct cc_jw *out);
+/*
+ * Named events (events.conf event_name): when the question q[0..len)
+ * holds one of the words that name an event, r->title becomes that
+ * event's title (the items are those events only) and a range with no
+ * time named becomes the next ones from now (nextUpcoming).  1 when a
+ * name was found, else 0 (r unchanged); a title the question already
+ * gave is kept unless it holds the word.
+ */
+int cc_event_named(const struct cc_event_sources *s, const char *q, size_t len,
+	time_t now, struct cc_time_range *r);
 /* Strings that events point to, kept alive while their list is used. */
 struct cc_event_strings {
 	char **v;

@@ -436,6 +436,40 @@ cc_json_member(const char *obj, size_t n, const char *key, size_t *len)
 	return found;
 }
 
+int
+cc_json_members(const char *obj, size_t n, const char *const keys[],
+    const char *vals[], size_t lens[])
+{
+	size_t i = 1;
+	int nk = 0, found = 0;
+
+	while (keys[nk])
+		vals[nk++] = NULL;
+	if (n < 2 || obj[0] != '{')
+		return 0;
+	while (i < n && obj[i] == '"') {
+		size_t j = i + skip_compact(obj + i, n - i);	/* after the name */
+		size_t name = i + 1, name_len = j - 1 - name, vlen;
+
+		if (j >= n || obj[j] != ':')
+			break;
+		i = j + 1;
+		vlen = skip_compact(obj + i, n - i);
+		for (int k = 0; k < nk; k++)	/* the last one wins */
+			if (strlen(keys[k]) == name_len &&
+			    memcmp(obj + name, keys[k], name_len) == 0) {
+				found += vals[k] == NULL;
+				vals[k] = obj + i;
+				lens[k] = vlen;
+			}
+		i += vlen;
+		if (i >= n || obj[i] != ',')
+			break;
+		i++;
+	}
+	return found;
+}
+
 /*
  * Compact, checked text to jv.  libjq's parser costs about 70 instructions
  * a byte; for text cc_json_scan() has already checked, strings without

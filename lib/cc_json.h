@@ -86,6 +86,15 @@ void cc_json_doc_release(struct cc_json_doc *doc);
  */
 const char *cc_json_member(const char *obj, size_t n, const char *key, size_t *len);
 /*
+ * Several members at once, in one pass over obj (checked compact text):
+ * for each name of the NULL-terminated keys, vals[i] and lens[i] are its
+ * text (the last one when repeated), or vals[i] NULL.  Returns how many
+ * were found.  A record's route carries a large debug trace, and each
+ * cc_json_member() call skips through all of it.
+ */
+int cc_json_members(const char *obj, size_t n, const char *const keys[],
+	const char *vals[], size_t lens[]);
+/*
  * The jv of the compact text s[0..n) checked by cc_json_scan(): the same
  * value jv_parse_sized() would give, several times faster.  Owned.
  */

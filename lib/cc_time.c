@@ -374,6 +374,8 @@ static const struct lexeme lexicon[] = {
 	{"明夜", T_DAY, 0, 1, P_NIGHT},
 	{"明後日", T_DAY, 0, 2, 0}, {"あさって", T_DAY, F_KANA, 2, 0},
 	{"みょうごにち", T_DAY, F_KANA, 2, 0},
+	{"明々後日", T_DAY, 0, 3, 0}, {"明明後日", T_DAY, 0, 3, 0},
+	{"しあさって", T_DAY, F_KANA, 3, 0}, {"みょうみょうごにち", T_DAY, F_KANA, 3, 0},
 	{"day after tomorrow", T_DAY, F_WORD, 2, 0},
 	{"the day after tomorrow", T_DAY, F_WORD, 2, 0},
 	{"the day after", T_DAY, F_WORD, 2, 0}, {"overmorrow", T_DAY, F_WORD, 2, 0},
@@ -386,6 +388,17 @@ static const struct lexeme lexicon[] = {
 	{"おとつい", T_DAY, F_KANA, -2, 0},
 	{"day before yesterday", T_DAY, F_WORD, -2, 0},
 	{"the day before yesterday", T_DAY, F_WORD, -2, 0},
+	/* days of the year known by name (a: month, b: day) */
+	{"大晦日", T_DATE, 0, 12, 31}, {"おおみそか", T_DATE, F_KANA, 12, 31},
+	{"元日", T_DATE, 0, 1, 1}, {"元旦", T_DATE, 0, 1, 1},
+	{"がんじつ", T_DATE, F_KANA, 1, 1}, {"がんたん", T_DATE, F_KANA, 1, 1},
+	{"クリスマスイブ", T_DATE, F_KANA, 12, 24}, {"クリスマスイヴ", T_DATE, F_KANA, 12, 24},
+	{"クリスマス", T_DATE, F_KANA, 12, 25},
+	{"christmas eve", T_DATE, F_WORD, 12, 24}, {"christmas day", T_DATE, F_WORD, 12, 25},
+	{"christmas", T_DATE, F_WORD, 12, 25}, {"xmas", T_DATE, F_WORD, 12, 25},
+	{"xmas eve", T_DATE, F_WORD, 12, 24},
+	{"new year's eve", T_DATE, F_WORD, 12, 31}, {"new years eve", T_DATE, F_WORD, 12, 31},
+	{"new year's day", T_DATE, F_WORD, 1, 1}, {"new years day", T_DATE, F_WORD, 1, 1},
 	/* parts of the day (only with a day: 夜のイベント alone names no date) */
 	{"朝", T_PART, 0, P_MORNING, 0}, {"午前", T_PART, 0, P_MORNING, 0},
 	{"午前中", T_PART, 0, P_MORNING, 0}, {"昼", T_PART, 0, P_AFTERNOON, 0},
@@ -1189,7 +1202,10 @@ title_case_run(const struct text *x, const struct tok *t)
 			goto mixed;
 	return 0;	/* ALL CAPITALS */
 mixed:
-	/* skip the first word; count capitalised words after it */
+	/* skip the first word (a named day: all its words, New Year's Day);
+	 * count capitalised words after it */
+	if (t->type == T_DATE)
+		i = t->end;
 	while (i < x->n && ascii_alpha(x->cs[i]))
 		i++;
 	while (i < x->n && words < 5) {
@@ -2267,16 +2283,157 @@ finish(struct cc_time_range *r, const struct reading *rd, time_t now)
 	r->spec = spec_of(rd, r->first, r->last);
 }
 
+/* ---- English typing: abbreviations and one-letter typos ---- */
+
+/* Short forms people type for time words (whole words, any case). */
+static const char *const short_forms[][2] = {
+	{"nxt", "next"}, {"nex", "next"}, {"nexy", "next"}, {"thsi", "this"},
+	{"ths", "this"}, {"wk", "week"}, {"wks", "weeks"}, {"wek", "week"},
+	{"wkly", "weekly"}, {"wknd", "weekend"}, {"wkend", "weekend"},
+	{"wknds", "weekends"}, {"wkends", "weekends"},
+	{"mnth", "month"}, {"mth", "month"}, {"mnths", "months"},
+	{"mths", "months"}, {"2day", "today"}, {"tdy", "today"},
+	{"2nite", "tonight"}, {"2night", "tonight"}, {"tnight", "tonight"},
+	{"yday", "yesterday"},
+};
+
+/* Time words a longer word one typo away is read as ("weeekend"); not
+ * "march", one letter from "match". */
+static const char *const time_words[] = {
+	"today", "tonight", "tomorrow", "yesterday", "weekend", "weekends",
+	"month", "months", "weekday", "weekdays", "morning", "afternoon",
+	"evening", "monday", "tuesday", "wednesday", "thursday", "friday",
+	"saturday", "sunday", "january", "february", "april",
+	"august", "september", "october", "november", "december", "upcoming",
+	"following", "fortnight",
+};
+
+/* 1 if a and b (lower case) differ by one edit or one swap of neighbours. */
+static int
+one_edit(const char *a, size_t n, const char *b)
+{
+	size_t m = strlen(b), i = 0;
+
+	if (n + 1 < m || m + 1 < n)
+		return 0;
+	while (i < n && i < m && a[i] == b[i])
+		i++;
+	if (i == n && i == m)
+		return 0;	/* the same word */
+	if (n == m)
+		return strncmp(a + i + 1, b + i + 1, n - i - 1) == 0 ||
+		    (i + 1 < n && a[i] == b[i + 1] && a[i + 1] == b[i] &&
+		    strncmp(a + i + 2, b + i + 2, n - i - 2) == 0);
+	if (n > m)
+		return strncmp(a + i + 1, b + i, m - i) == 0;
+	return strncmp(a + i, b + i + 1, n - i) == 0;
+}
+
+/*
+ * The question with English short forms (nxt wknd) and words one typo
+ * from a time word (tommorow, weeekend, mnoth) written out; NULL when
+ * nothing changed.  Only ASCII words change: Japanese text is untouched.
+ */
+static char *
+respell(const char *q, size_t len, size_t *outlen)
+{
+	/* a short form is at most three times longer written out (wk) */
+	char *b = cc_xmalloc(3 * len + 1);
+	size_t o = 0, i = 0;
+	int changed = 0;
+
+	while (i < len) {
+		size_t j = i;
+		char w[24];
+		const char *put = NULL;
+
+		if (!isalnum((unsigned char)q[i])) {
+			b[o++] = q[i++];
+			continue;
+		}
+		while (j < len && isalnum((unsigned char)q[j]))
+			j++;
+		if (j - i < sizeof w && (i == 0 || (unsigned char)q[i - 1] < 0x80) &&
+		    (j == len || (unsigned char)q[j] < 0x80)) {
+			size_t n = j - i;
+
+			for (size_t k = 0; k < n; k++)
+				w[k] = (char)tolower((unsigned char)q[i + k]);
+			w[n] = '\0';
+			for (size_t k = 0; !put && k < sizeof short_forms / sizeof *short_forms; k++)
+				if (strcmp(w, short_forms[k][0]) == 0)
+					put = short_forms[k][1];
+			for (size_t k = 0; !put && n >= 5 && k < sizeof time_words / sizeof *time_words; k++)
+				if (strcmp(w, time_words[k]) == 0)
+					break;	/* a time word as it is */
+				else if (one_edit(w, n, time_words[k]))
+					put = time_words[k];
+		}
+		if (put && strlen(put) <= 3 * (j - i)) {
+			memcpy(b + o, put, strlen(put));
+			o += strlen(put);
+			changed = 1;
+		} else {
+			memcpy(b + o, q + i, j - i);
+			o += j - i;
+		}
+		i = j;
+	}
+	if (!changed) {
+		free(b);
+		return NULL;
+	}
+	b[o] = '\0';
+	*outlen = o;
+	return b;
+}
+
+/* ---- "the rest of this week": from today on ---- */
+
+static const char *const rest_words[] = {
+	"rest of", "remainder of", "remaining", "later this", "what's left of",
+	"what is left of", "残り", "のこり", "いっぱい", "中に", "このあと",
+	"この後", "これから", "今日以降", "あと", NULL,
+};
+
+/*
+ * "the rest of this week" / 今週の残り: this week (or month) from today,
+ * kind range; r is left as it is when the question is not that.
+ */
+static void
+rest_of(const char *lower, const struct cc_date today, struct cc_time_range *r)
+{
+	int hit = 0;
+
+	if (r->implicit || r->open || (strcmp(r->kind, "thisWeek") &&
+	    strcmp(r->kind, "thisMonth")) || cc_date_cmp(r->first, today) >= 0 ||
+	    cc_date_cmp(r->last, today) < 0)
+		return;
+	for (int i = 0; rest_words[i] && !hit; i++)
+		hit = strstr(lower, rest_words[i]) != NULL;
+	if (!hit)
+		return;
+	r->first = today;
+	r->kind = "range";
+	r->start = r->part_of_day ? r->start : cc_date_start(today);
+}
+
 void
 cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 {
 	static const char *const parts[] = {NULL, "morning", "afternoon", "evening", "night"};
 	struct text x = {0};
 	struct reading rd = { .x = &x };
-	char *lower, *cased;
+	char *lower, *cased, *respelled;
+	size_t rlen = 0;
 	int chosen = -1, attributive_seen = 0;
 
 	memset(r, 0, sizeof *r);
+	respelled = respell(q, len, &rlen);
+	if (respelled) {
+		q = respelled;
+		len = rlen;
+	}
 	cased = cc_text_fold(q, len, &x.n, CC_FOLD_KEEP_CASE);
 	lower = cc_xmalloc(x.n + 1);
 	for (size_t i = 0; i <= x.n; i++)
@@ -2405,6 +2562,8 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 			r->spec = "thisWeek";
 		}
 	}
+	rest_of(lower, rd.today, r);
 	free(lower);
 	free(cased);
+	free(respelled);
 }

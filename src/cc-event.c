@@ -47,19 +47,65 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	size_t len;
 	const char *q;
 
-	if (cc_record_has(rec, "route")) {
-		/* route.agent alone: the whole route (its trace) costs more */
-		jv agent = cc_record_at(rec, "route.agent");
-		int other = jv_get_kind(agent) == JV_KIND_STRING &&
-		    !cc_domain_acts(a->domain, "cc-event", jv_string_value(agent));
+	int day_only = 0;	/* an agent answered otherwise: the day's opening only */
+	jv cont = jv_invalid();	/* route.search_query: the question continued */
+	size_t rlen;
+	const char *raw = cc_record_raw(rec, "route", &rlen);
 
+	if (raw && *raw == '{') {
+		/* route.agent and route.opening in one pass over the route */
+		static const char *const keys[] = { "agent", "opening", "search_query", NULL };
+		const char *v[4];
+		size_t l[4];
+		jv agent = jv_invalid();
+		int other;
+
+		cc_json_members(raw, rlen, keys, v, l);
+		if (v[0])
+			agent = cc_json_to_jv(v[0], l[0]);
+		other = jv_get_kind(agent) == JV_KIND_STRING &&
+		    !cc_domain_acts(a->domain, "cc-event", jv_string_value(agent));
+		day_only = !other && jv_get_kind(agent) == JV_KIND_STRING &&
+		    cc_domain_agent(a->domain, jv_string_value(agent))->answer != CC_ANSWER_EVENTS;
 		jv_free(agent);
-		if (other)
+		/* the opening only when the route asks how it is open */
+		if (other || (day_only && (!cc_event_has_opening(a->sources) ||
+		    !v[1] || *v[1] != '"')))
 			return CC_RECORD_PASS;
+		if (day_only && v[2] && *v[2] == '"')
+			cont = cc_json_to_jv(v[2], l[2]);
 	}
-	if (!(q = cc_record_query(rec, &len)))
+	if (!(q = cc_record_query(rec, &len))) {
+		jv_free(cont);
 		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");
+	}
 	cc_time_extract(q, len, a->now, &r);
+	/* "and the other place?" after "open tomorrow?": the day of the question it continues */
+	if (day_only && r.implicit && jv_get_kind(cont) == JV_KIND_STRING)
+		cc_time_extract(jv_string_value(cont),
+		    (size_t)jv_string_length_bytes(jv_copy(cont)), a->now, &r);
+	jv_free(cont);
+	if (day_only) {
+		struct cc_buf b = {0};
+		struct cc_jw w;
+
+		cc_jw_init(&w, &b);
+		if (cc_event_write_opening(a->sources, &r, &w) < 0) {
+			cc_buf_release(&b);
+			return CC_RECORD_PASS;
+		}
+		cc_jw_object(out);
+		cc_jw_key(out, "kind");
+		cc_jw_cstr(out, r.kind);
+		cc_jw_key(out, "expression");
+		cc_jw_cstr(out, r.expression[0] ? r.expression : NULL);
+		cc_jw_key(out, "opening");
+		cc_jw_raw(out, b.data, b.len);
+		cc_jw_end(out);
+		cc_buf_release(&b);
+		return CC_RECORD_SET;
+	}
+	cc_event_named(a->sources, q, len, a->now, &r);
 	a->flags |= cc_event_write(a->sources, &r, out);
 	return CC_RECORD_SET;
 }

@@ -70,10 +70,15 @@ struct rag {
 	int kb_failed;		/* a search failed: exit 5 */
 };
 
+#define MAX_ASKED 3	/* places or aspects of one compound question */
+
 struct route {
 	int present;
 	char agent[64], category[64], request_type[64], language[8];
 	char search[2048];	/* route.search_query: the question continued */
+	/* route.places, route.aspects: what a compound question asks each */
+	char places[MAX_ASKED][64], aspects[MAX_ASKED][64];
+	int nplaces, naspects;
 };
 
 /* Copy a string member of obj into buf (empty if absent or not a string). */
@@ -108,37 +113,155 @@ cut_utf8(char *s, size_t size)
 	}
 }
 
-/* The string at route.KEY into buf, or "" (only that member is parsed). */
+/* The string of compact JSON text v[0..n) into buf, or "". */
 static void
-route_member(struct cc_record *rec, const char *key, char *buf, size_t size)
+json_str(const char *v, size_t n, char *buf, size_t size)
 {
-	char path[32];
-	jv v;
+	jv s;
 
-	snprintf(path, sizeof path, "route.%s", key);
-	v = cc_record_at(rec, path);
 	buf[0] = '\0';
-	if (jv_get_kind(v) == JV_KIND_STRING)
-		snprintf(buf, size, "%s", jv_string_value(v));
-	jv_free(v);
+	if (!v || !n || *v != '"')
+		return;
+	s = cc_json_to_jv(v, n);
+	if (jv_get_kind(s) == JV_KIND_STRING)
+		snprintf(buf, size, "%s", jv_string_value(s));
+	jv_free(s);
 }
 
+/* The strings of the list text v[0..n) into out (at most MAX_ASKED). */
+static int
+json_list(const char *v, size_t n, char out[][64])
+{
+	jv l;
+	int k = 0;
+
+	if (!v || !n || *v != '[')
+		return 0;
+	l = cc_json_to_jv(v, n);
+	if (jv_get_kind(l) == JV_KIND_ARRAY) {
+		jv_array_foreach(l, i, x) {
+			if (jv_get_kind(x) == JV_KIND_STRING && k < MAX_ASKED)
+				snprintf(out[k++], 64, "%s", jv_string_value(x));
+			jv_free(x);
+		}
+	}
+	jv_free(l);
+	return k;
+}
+
+/* The route's members, read in one pass (its debug trace skipped once). */
 static void
 read_route(struct cc_record *rec, struct route *r)
 {
-	size_t len;
+	static const char *const keys[] = {
+		"agent", "category", "request_type", "language", "search_query",
+		"places", "aspects", NULL,
+	};
+	const char *v[sizeof keys / sizeof keys[0]];
+	size_t l[sizeof keys / sizeof keys[0]], len;
 	const char *raw = cc_record_raw(rec, "route", &len);
 
 	memset(r, 0, sizeof *r);
 	if (!raw || *raw != '{')
 		return;
 	r->present = 1;
-	route_member(rec, "agent", r->agent, sizeof r->agent);
-	route_member(rec, "category", r->category, sizeof r->category);
-	route_member(rec, "request_type", r->request_type, sizeof r->request_type);
-	route_member(rec, "language", r->language, sizeof r->language);
-	route_member(rec, "search_query", r->search, sizeof r->search);
+	cc_json_members(raw, len, keys, v, l);
+	json_str(v[0], l[0], r->agent, sizeof r->agent);
+	json_str(v[1], l[1], r->category, sizeof r->category);
+	json_str(v[2], l[2], r->request_type, sizeof r->request_type);
+	json_str(v[3], l[3], r->language, sizeof r->language);
+	json_str(v[4], l[4], r->search, sizeof r->search);
 	cut_utf8(r->search, sizeof r->search);
+	r->nplaces = json_list(v[5], l[5], r->places);
+	r->naspects = json_list(v[6], l[6], r->aspects);
+}
+
+/* 1 if the comma-separated list has the word w. */
+static int
+has_type(const char *list, const char *w)
+{
+	size_t k = strlen(w);
+
+	while (list && *list) {
+		size_t n;
+
+		list += strspn(list, ", ");
+		n = strcspn(list, ",");
+		while (n && list[n - 1] == ' ')
+			n--;
+		if (n == k && strncmp(list, w, k) == 0)
+			return 1;
+		list += strcspn(list, ",");
+	}
+	return 0;
+}
+
+/* Move up to two hits of q's place, aspect and language from more into
+ * the record's hits (those already there count); how many there are. */
+static int
+add_hits(struct rag *g, struct cc_kb_hits *more, const struct cc_kb_query *q)
+{
+	int found = 0;
+
+	for (size_t m = 0; m < more->n && found < 2; m++) {
+		struct cc_kb_hit *h = &more->v[m];
+		size_t j;
+
+		if ((q->category && (!h->category || strcmp(h->category, q->category))) ||
+		    (q->request_type && !has_type(h->request_types, q->request_type)) ||
+		    (q->language && (!h->language || strcmp(h->language, q->language))))
+			continue;
+		found++;
+		for (j = 0; j < g->hits.n; j++)
+			if (strcmp(g->hits.v[j].id, h->id) == 0)
+				break;
+		if (j < g->hits.n)
+			continue;
+		if (g->hits.n == g->hits.cap) {
+			g->hits.cap = g->hits.cap ? 2 * g->hits.cap : 16;
+			g->hits.v = cc_xrealloc(g->hits.v, g->hits.cap * sizeof *g->hits.v);
+		}
+		g->hits.v[g->hits.n++] = *h;	/* moved */
+		memset(h, 0, sizeof *h);
+	}
+	cc_kb_hits_clear(more);
+	return found;
+}
+
+/*
+ * A compound question (two places, or hours and fees and access at once):
+ * the best passages of each place and aspect asked are added to the hits,
+ * so the answer can take one for each.
+ */
+static void
+add_asked(struct rag *g, const struct route *r, const struct cc_kb_query *kq)
+{
+	int np = r->nplaces ? r->nplaces : 1, na = r->naspects ? r->naspects : 1;
+	struct cc_kb_hits more = {0};
+
+	if (np * na < 2)
+		return;
+	for (int i = 0; i < np; i++)
+		for (int k = 0; k < na; k++)
+			for (int pass = 0; pass < 2; pass++) {
+				struct cc_kb_query q = *kq;
+
+				q.category = r->nplaces ? r->places[i] : kq->category;
+				q.request_type = r->naspects ? r->aspects[k] : kq->request_type;
+				q.limit = 20;
+				/* the question's words, else the aspect's own name
+				 * ("location" when "how do I get there" matched nothing) */
+				if (pass && !q.request_type)
+					break;
+				if (pass) {
+					q.text = q.request_type;
+					q.len = strlen(q.request_type);
+				}
+				if (cc_kb_search(g->kb, &q, &more) == 0 &&
+				    add_hits(g, &more, &q) > 0)
+					break;
+			}
+	cc_kb_hits_release(&more);
 }
 
 /* The answer language: the route's, the detector's, or detected here. */
@@ -249,6 +372,8 @@ retrieve(struct rag *g, const struct route *r, const char *q, size_t len,
 	}
 	cc_kb_hits_clear(&g->hits);
 	kb_ok = g->kb && cc_kb_search(g->kb, &kq, &g->hits) == 0;
+	if (kb_ok)
+		add_asked(g, r, &kq);
 	if (!kb_ok) {
 		snprintf(kb_err, sizeof kb_err, "%s",
 		    g->kb ? cc_kb_error(g->kb) : g->kb_error);
@@ -284,6 +409,10 @@ retrieve(struct rag *g, const struct route *r, const char *q, size_t len,
 		cc_jw_cstr(w, h->language);
 		cc_jw_key(w, "category");
 		cc_jw_cstr(w, h->category);
+		if (r->nplaces || r->naspects) {	/* a compound question's */
+			cc_jw_key(w, "request_types");
+			cc_jw_cstr(w, h->request_types);
+		}
 		cc_jw_key(w, "source");
 		cc_jw_cstr(w, "knowledge_base");
 		cc_jw_end(w);
@@ -436,6 +565,11 @@ rag(void *vctx, struct cc_record *rec, struct cc_jw *out)
 		cc_buf_add(&g->key, lang, strlen(lang) + 1);
 		cc_buf_add(&g->key, r.category, strlen(r.category) + 1);
 		cc_buf_add(&g->key, r.request_type, strlen(r.request_type) + 1);
+		for (int i = 0; i < r.nplaces; i++)
+			cc_buf_add(&g->key, r.places[i], strlen(r.places[i]) + 1);
+		cc_buf_add(&g->key, "|", 1);
+		for (int i = 0; i < r.naspects; i++)
+			cc_buf_add(&g->key, r.aspects[i], strlen(r.aspects[i]) + 1);
 		cc_buf_add(&g->key, web_allowed ? "w" : "-", 1);
 		cc_buf_add(&g->key, q, len);
 		s = cache_find(g);

@@ -97,6 +97,58 @@ $ cc-event | jq -c '.events | del(.items, .sources, .errors, .timezone)'
 > {"time_range":null,"kind":"month","month":"2025-02","start":"2025-02-01T00:00:00+09:00","end":"2025-03-01T00:00:00+09:00","expression":"2月"}
 > {"time_range":"thisWeek","kind":"nextUpcoming","title":"もくもく会","start":"2025-01-15T10:00:00+09:00","end":null,"expression":"次の"}
 
+=== typed English: short forms and one-letter typos of time words
+$ cc-event | jq -c '.events | [.kind, .time_range, .start[0:10], .end[0:10]]'
+< "any events nxt wk?"
+< "what's on this wknd"
+< "events next mnth"
+< "anything on satruday?"
+< "events this weeekend"
+< "events that match my interests"
+> ["nextWeek","nextWeek","2025-01-20","2025-01-27"]
+> ["thisWeekend","thisWeek","2025-01-18","2025-01-20"]
+> ["nextMonth",null,"2025-02-01","2025-03-01"]
+> ["weekday","thisWeek","2025-01-18","2025-01-19"]
+> ["thisWeekend","thisWeek","2025-01-18","2025-01-20"]
+> ["thisWeek","thisWeek","2025-01-13","2025-01-20"]
+
+=== three days ahead, the rest of this week, two ranges at once
+$ cc-event | jq -c '.events | [.kind, .time_range, .start[0:10], .end[0:10]]'
+< "しあさってのイベントは？"
+< "明々後日は何かある？"
+< "events for the rest of this week"
+< "今週の残りのイベントは？"
+< "今週と来週のイベントは？"
+< "events this weekend or next weekend"
+> ["date","thisWeek","2025-01-18","2025-01-19"]
+> ["date","thisWeek","2025-01-18","2025-01-19"]
+> ["range","thisWeek","2025-01-15","2025-01-20"]
+> ["range","thisWeek","2025-01-15","2025-01-20"]
+> ["range","thisMonth","2025-01-13","2025-01-27"]
+> ["range","thisMonth","2025-01-18","2025-01-27"]
+
+=== days of the year by name: 大晦日, 元日, Christmas, New Year's Day (not a title)
+$ cc-event | jq -c '.events | [.kind, .start[0:10]]'
+< "大晦日のイベントは？"
+< "元旦は何かある？"
+< "クリスマスイブのイベント"
+< "Is it open on New Year's Day?"
+< "events on xmas eve"
+> ["date","2025-12-31"]
+> ["date","2025-01-01"]
+> ["date","2025-12-24"]
+> ["date","2025-01-01"]
+> ["date","2025-12-24"]
+
+=== a regular event by its name (events.conf event_name): its next dates
+$ cc-event | jq -c '.events | [.kind, .title, (.items | map(.start[0:10]) | unique)]'
+< "AI勉強会は何時から？"
+< "メイカーズの講習会はいつ？"
+< "来週のAI勉強会は？"
+> ["nextUpcoming","AI 勉強会",["2025-01-21","2025-02-04","2025-02-18"]]
+> ["nextUpcoming","Makers",["2025-01-18","2025-01-26","2025-02-01"]]
+> ["nextWeek","AI 勉強会",["2025-01-21"]]
+
 === a recurrence fixture: each event in the range once, in order, at its local time
 $ cc-event --ics "$top_srcdir"/tests/data/events/recur.ics | jq -r '.events | .kind, (.items[] | "\(.start) \(.end) \(.title)")'
 < "今月のイベント"
