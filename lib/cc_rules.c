@@ -1270,6 +1270,17 @@ cc_rules_input_path(const struct cc_rules *r, size_t i)
 	return i < r->ninputs ? r->inputs[i].path : NULL;
 }
 
+int
+cc_rules_by_default(const struct cc_rules *r, int slot)
+{
+	const struct slot *sl;
+
+	if (slot < 0 || (size_t)slot >= r->nslots)
+		return 1;
+	sl = &r->slots[slot];
+	return sl->fired == -1 || (sl->fired >= 0 && sl->rules[sl->fired].expr < 0);
+}
+
 void
 cc_rules_pin(struct cc_rules *r, int slot, const char *value)
 {

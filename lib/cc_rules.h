@@ -86,6 +86,11 @@ void cc_rules_inputs_release(const struct cc_rules *r, char **vals);
 int cc_rules_input_slot(const struct cc_rules *r, size_t i);	/* -1 if none */
 const char *cc_rules_input_path(const struct cc_rules *r, size_t i);
 /*
+ * 1 if no rule was sure of slot in the last evaluation: none decided it,
+ * or the one that did has no condition ("otherwise").
+ */
+int cc_rules_by_default(const struct cc_rules *r, int slot);
+/*
  * Decide slot (from cc_rules_slot) as value (NULL: null) in the
  * evaluations that follow, instead of by its rules, until
  * cc_rules_unpin(); the slots after it are decided with it, as if a rule

@@ -348,14 +348,16 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	cc_rules_read_inputs(rt->rules, rec, &rc, inputs);
 	cc_rules_eval(rt->rules, q, qlen, &rc);
 	/*
-	 * What the rules leave to the fallback agent, no rule was sure of:
-	 * the examples decide it when they are sure (issue 15).  The slots
-	 * they were labelled with are pinned and the rules decide the rest
-	 * again, so a learnt route has the domain's own category, request
-	 * type and reason for that agent.
+	 * What the rules leave to the fallback agent by default, no rule was
+	 * sure of: the examples decide it when they are sure (issue 15).  The
+	 * slots they were labelled with are pinned and the rules decide the
+	 * rest again, so a learnt route has the domain's own category,
+	 * request type and reason for that agent.  A rule that names the
+	 * fallback agent on a condition (a greeting, "which one?") is sure.
 	 */
 	agent = cc_rules_value(rt->rules, rt->agent);
-	if ((!agent || strcmp(agent, rt->domain->fallback->name) == 0) && model(rt)) {
+	if (cc_rules_by_default(rt->rules, rt->agent) &&
+	    (!agent || strcmp(agent, rt->domain->fallback->name) == 0) && model(rt)) {
 		verdict.consulted = 1;
 		/* sure against the fallback it would replace, not the runner-up */
 		cc_classify_predict(rt->model, q, qlen, rt->model_fallback, &verdict.r);
