@@ -1,0 +1,393 @@
+/* cc-mcp: the toolkit as an MCP server over stdio: the gate, the exploration tools, ask. */
+#include "config.h"
+
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_json.h"
+#include "cc_mcp.h"
+#include "cc_session.h"
+#include "cc_spawn.h"
+#include "codeintel/cc_gate.h"
+#include "codeintel/cc_xtools.h"
+
+static const char usage_text[] =
+	"usage: cc-mcp [options]\n"
+	"An MCP server on standard input and output (JSON-RPC 2.0, a line each):\n"
+	"the code-intel gate's tools, the exploration tools it counts\n"
+	"(find_definitions, find_references, search_text, get_symbols,\n"
+	"analyze_structure) over a repository, and ask (a domain's answer).\n"
+	"  -r, --repo DIR         the repository explored (default: .)\n"
+	"  -s, --session ID       the gate session to go on with\n"
+	"  -l, --log-dir DIR      the gate's logs (default $CC_STATE_DIR/gate)\n"
+	"  -n, --no-log           write no gate log\n"
+	"  -c, --conf FILE        the gate's data (default: code-intel's gate.conf)\n"
+	"  -f, --frame FILE       the frame's data (default: code-intel's gate.frame)\n"
+	"  -t, --timeout MS       each ctags or rg run's time limit (default 10000)\n"
+	"  -m, --max-results N    the longest list an answer holds (default 100)\n"
+	"  -L, --max-line BYTES   the longest request line (default 4194304)\n"
+	"  -P, --page-size N      tools a tools/list page holds (default 50)\n"
+	"  -A, --ask-timeout MS   ask's time limit (default 60000)\n"
+	"  -C, --concierge PATH   the driver ask runs (default: beside cc-mcp, else PATH)\n"
+	"  -D, --domain NAME|DIR  ask's default domain (default $CC_DOMAIN)\n"
+	"  -h, --help             show this help\n"
+	"  -V, --version          show the version\n";
+
+struct server {
+	struct cc_config cfg;
+	struct cc_gate *gate;
+	struct cc_session *store;
+	struct cc_xtools x;
+	char *sid;		/* the session the gate tools act on */
+	const char *concierge;
+	long ask_timeout_ms;
+};
+
+static const char ask_schema[] =
+	"{\"type\":\"object\",\"properties\":{"
+	"\"question\":{\"type\":\"string\",\"description\":\"The question, in the visitor's words\"},"
+	"\"domain\":{\"type\":\"string\",\"description\":\"The installed domain that answers "
+	"(e.g. 'engineer-cafe', 'homework-coach'; default: the server's)\"},"
+	"\"session\":{\"type\":\"string\",\"description\":\"A conversation id: questions with "
+	"the same id are one conversation\"}},"
+	"\"required\":[\"question\"]}";
+
+static time_t
+now(struct server *s)
+{
+	return s->cfg.now_frozen ? s->cfg.now : time(NULL);
+}
+
+static jv
+tool_error(const char *code, const char *msg)
+{
+	return jv_object_set(jv_object_set(jv_object(), jv_string("error"), jv_string(code)),
+	    jv_string("message"), jv_string(msg));
+}
+
+/* A domain or session name passed to the driver: printable, no leading '-'. */
+static int
+plain(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (!n || n > max || *s == '-')
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+static jv
+ask(struct server *s, jv args)
+{
+	jv q = jv_object_get(jv_copy(args), jv_string("question"));
+	jv d = jv_object_get(jv_copy(args), jv_string("domain"));
+	jv se = jv_object_get(jv_copy(args), jv_string("session"));
+	struct cc_buf out = {0}, err = {0};
+	struct cc_spawn sp = { .timeout_ms = s->ask_timeout_ms, .out_cap = 4 << 20,
+		.err_cap = 2048 };
+	char *argv[12];
+	size_t n = 0;
+	jv ans, rec = jv_invalid();
+
+	if (jv_get_kind(q) != JV_KIND_STRING || !jv_string_length_bytes(jv_copy(q)) ||
+	    jv_string_length_bytes(jv_copy(q)) > 8192 ||
+	    (size_t)jv_string_length_bytes(jv_copy(q)) != strlen(jv_string_value(q)) ||
+	    (jv_is_valid(d) && jv_get_kind(d) != JV_KIND_NULL &&
+	    (jv_get_kind(d) != JV_KIND_STRING || !plain(jv_string_value(d), 256))) ||
+	    (jv_is_valid(se) && jv_get_kind(se) != JV_KIND_NULL &&
+	    (jv_get_kind(se) != JV_KIND_STRING || !plain(jv_string_value(se), 256)))) {
+		ans = tool_error("invalid_arguments", "ask: 'question' must be a non-empty "
+		    "string of at most 8192 bytes; 'domain' and 'session' names of 1 to 256 "
+		    "printable characters not starting with '-'");
+		goto done;
+	}
+	argv[n++] = (char *)s->concierge;
+	if (jv_get_kind(d) == JV_KIND_STRING) {
+		argv[n++] = "--domain";
+		argv[n++] = (char *)jv_string_value(d);
+	}
+	argv[n++] = "ask";
+	argv[n++] = "--json";
+	if (jv_get_kind(se) == JV_KIND_STRING) {
+		argv[n++] = "--session";
+		argv[n++] = (char *)jv_string_value(se);
+	}
+	argv[n++] = "--";
+	argv[n++] = (char *)jv_string_value(q);
+	argv[n] = NULL;
+	if (cc_spawn_run(&sp, argv, &out, &err) < 0) {
+		ans = tool_error("unavailable", "ask: the concierge driver cannot be run");
+		goto done;
+	}
+	if (sp.timed_out || sp.status != 0 || sp.truncated) {
+		char *nl;
+
+		while (err.data && (nl = strchr(err.data, '\n')))
+			*nl = ' ';
+		ans = tool_error(sp.timed_out ? "timeout" : "failed", sp.timed_out ?
+		    "ask: the pipeline took longer than the time limit" :
+		    err.len ? err.data : "ask: the pipeline failed");
+		goto done;
+	}
+	rec = cc_json_parse(out.data, out.len);
+	if (jv_get_kind(rec) != JV_KIND_OBJECT) {
+		ans = tool_error("failed", "ask: the pipeline wrote no record");
+		goto done;
+	}
+	{
+		jv resp = jv_object_get(jv_copy(rec), jv_string("response"));
+		jv text = jv_get_kind(resp) == JV_KIND_OBJECT ?
+		    jv_object_get(jv_copy(resp), jv_string("text")) : jv_null();
+
+		jv_free(resp);
+		if (jv_get_kind(text) != JV_KIND_STRING) {
+			jv e = jv_object_get(jv_copy(rec), jv_string("error"));
+
+			jv_free(text);
+			text = jv_null();
+			if (jv_get_kind(e) == JV_KIND_OBJECT) {
+				jv_free(rec);
+				ans = jv_object_set(tool_error("failed", "ask: the pipeline "
+				    "answered with an error record"), jv_string("record"), e);
+				rec = jv_invalid();
+				goto done;
+			}
+			jv_free(e);
+		}
+		ans = jv_object_set(jv_object(), jv_string("answer"), text);
+		ans = jv_object_set(ans, jv_string("domain"), jv_copy(d));
+		ans = jv_object_set(ans, jv_string("session"), jv_copy(se));
+		ans = jv_object_set(ans, jv_string("record"), rec);
+		rec = jv_invalid();
+	}
+done:
+	jv_free(rec);
+	jv_free(q);
+	jv_free(d);
+	jv_free(se);
+	cc_buf_release(&out);
+	cc_buf_release(&err);
+	return ans;
+}
+
+static enum cc_mcp_call
+call(void *ctx, const char *name, jv args, jv *answer)
+{
+	struct server *s = ctx;
+	char *used = NULL;
+	int status;
+
+	if (strcmp(name, "ask") == 0) {
+		*answer = ask(s, args);
+		return cc_gate_is_error(*answer) ? CC_MCP_TOOL_ERROR : CC_MCP_OK;
+	}
+	if (cc_gate_tool(name)) {
+		*answer = cc_gate_call(s->gate, s->store, name, args, jv_null(), s->sid,
+		    now(s), &used, &status);
+		if (used && cc_gate_tool(name)->flags & CC_GATE_NEW_SESSION && status == 0) {
+			free(s->sid);
+			s->sid = used;
+		} else {
+			free(used);
+		}
+		return status ? CC_MCP_TOOL_ERROR : CC_MCP_OK;
+	}
+	if (cc_xtool_def(name)) {
+		jv block = cc_gate_check(s->gate, s->store, name, s->sid), rec;
+
+		if (jv_get_kind(block) != JV_KIND_NULL) {
+			*answer = block;
+			return CC_MCP_TOOL_ERROR;
+		}
+		jv_free(block);
+		*answer = cc_xtools_call(&s->x, name, args);
+		if (s->sid) {	/* the gate counts the call, failed or not, as the original did */
+			rec = cc_gate_call(s->gate, s->store, name, args, *answer, s->sid,
+			    now(s), NULL, &status);
+			if (status == CC_EXIT_INTERNAL)
+				cc_warn("%s: the gate could not record the call", name);
+			jv_free(rec);
+		}
+		return cc_gate_is_error(*answer) ? CC_MCP_TOOL_ERROR : CC_MCP_OK;
+	}
+	return CC_MCP_NO_TOOL;
+}
+
+static jv
+tool_entry(const char *name, const char *description, const char *schema)
+{
+	jv o = jv_object_set(jv_object(), jv_string("name"), jv_string(name));
+
+	o = jv_object_set(o, jv_string("description"), jv_string(description));
+	return jv_object_set(o, jv_string("inputSchema"), cc_json_parse(schema, strlen(schema)));
+}
+
+static jv
+all_tools(void)
+{
+	jv list = jv_object_get(cc_gate_tools_list(), jv_string("tools"));
+
+	for (size_t i = 0; i < cc_xtool_ndefs; i++)
+		list = jv_array_append(list, tool_entry(cc_xtool_defs[i].name,
+		    cc_xtool_defs[i].description, cc_xtool_defs[i].input_schema));
+	return jv_array_append(list, tool_entry("ask", "Ask the concierge: answers a "
+	    "question through an installed domain's pipeline (Engineer Cafe, the "
+	    "homework coach, ...) and returns the answer text and the whole record.",
+	    ask_schema));
+}
+
+static long
+number(const char *opt, const char *s, long lo, long hi)
+{
+	char *e;
+	long v = strtol(s, &e, 10);
+
+	if (!*s || *e || v < lo || v > hi)
+		cc_die(CC_EXIT_USAGE, "%s: expected a number from %ld to %ld", opt, lo, hi);
+	return v;
+}
+
+/* The driver beside this program (a build tree, an install), else "concierge" in PATH. */
+static char *
+find_concierge(const char *argv0)
+{
+	char *self = realpath("/proc/self/exe", NULL), *slash, *p;
+
+	(void)argv0;
+	if (self && (slash = strrchr(self, '/'))) {
+		*slash = '\0';
+		p = cc_xmalloc(strlen(self) + 12);
+		sprintf(p, "%s/concierge", self);
+		free(self);
+		if (access(p, X_OK) == 0)
+			return p;
+		free(p);
+		return cc_xstrdup("concierge");
+	}
+	free(self);
+	return cc_xstrdup("concierge");
+}
+
+int
+main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		CC_COMMON_LONGOPTS,
+		{"repo", required_argument, NULL, 'r'},
+		{"session", required_argument, NULL, 's'},
+		{"log-dir", required_argument, NULL, 'l'},
+		{"no-log", no_argument, NULL, 'n'},
+		{"conf", required_argument, NULL, 'c'},
+		{"frame", required_argument, NULL, 'f'},
+		{"timeout", required_argument, NULL, 't'},
+		{"max-results", required_argument, NULL, 'm'},
+		{"max-line", required_argument, NULL, 'L'},
+		{"page-size", required_argument, NULL, 'P'},
+		{"ask-timeout", required_argument, NULL, 'A'},
+		{"concierge", required_argument, NULL, 'C'},
+		{NULL, 0, NULL, 0},
+	};
+	struct server s = { .ask_timeout_ms = 60000 };
+	struct cc_mcp m;
+	const char *repo = ".", *log_dir = NULL, *conf = NULL, *frame = NULL;
+	char *conf_path = NULL, *frame_path = NULL, *log_path = NULL, *driver = NULL;
+	char err[768];
+	long timeout = 10000, max_results = 100, max_line = 4 << 20, page = 50;
+	int c, unbuffered = 0, no_log = 0, rc;
+
+	cc_set_progname(argv[0]);
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, CC_COMMON_SHORTOPTS "r:s:l:nc:f:t:m:L:P:A:C:",
+	    opts, NULL)) != -1) {
+		if (cc_option_common(c, argv, usage_text, &unbuffered))
+			continue;
+		switch (c) {
+		case 'r': repo = optarg; break;
+		case 's': s.sid = optarg; break;
+		case 'l': log_dir = optarg; break;
+		case 'n': no_log = 1; break;
+		case 'c': conf = optarg; break;
+		case 'f': frame = optarg; break;
+		case 't': timeout = number("--timeout", optarg, 1, 3600000); break;
+		case 'm': max_results = number("--max-results", optarg, 1, 10000); break;
+		case 'L': max_line = number("--max-line", optarg, 1024, 1L << 30); break;
+		case 'P': page = number("--page-size", optarg, 0, 100000); break;
+		case 'A': s.ask_timeout_ms = number("--ask-timeout", optarg, 1, 3600000); break;
+		case 'C': s.concierge = optarg; break;
+		}
+	}
+	if (optind < argc) {
+		cc_warn("unexpected argument '%s'", argv[optind]);
+		fputs(usage_text, stderr);
+		return CC_EXIT_USAGE;
+	}
+	if (s.sid && (!*s.sid || strlen(s.sid) > CC_GATE_MAX_SESSION_ID))
+		cc_die(CC_EXIT_USAGE, "invalid session id: 1 to %d bytes", CC_GATE_MAX_SESSION_ID);
+	s.sid = s.sid ? cc_xstrdup(s.sid) : NULL;
+	signal(SIGPIPE, SIG_IGN);	/* a client gone shows as a failed write */
+	cc_config_load(&s.cfg);
+	if (!conf || !frame) {
+		size_t n = strlen(s.cfg.datadir) + 32;
+
+		conf_path = cc_xmalloc(n);
+		frame_path = cc_xmalloc(n);
+		snprintf(conf_path, n, "%s/code-intel/gate.conf", s.cfg.datadir);
+		snprintf(frame_path, n, "%s/code-intel/gate.frame", s.cfg.datadir);
+		conf = conf ? conf : conf_path;
+		frame = frame ? frame : frame_path;
+	}
+	if (!(s.gate = cc_gate_load(conf, frame, err, sizeof err)))
+		cc_die(CC_EXIT_USAGE, "%s", err);
+	if (cc_gate_set_repo(s.gate, repo, err, sizeof err) < 0 ||
+	    cc_xtools_init(&s.x, repo, err, sizeof err) < 0)
+		cc_die(CC_EXIT_USAGE, "%s", err);
+	s.x.timeout_ms = timeout;
+	s.x.max_results = (size_t)max_results;
+	if (!no_log) {
+		if (!log_dir) {
+			size_t n = strlen(s.cfg.state_dir) + 6;
+
+			log_path = cc_xmalloc(n);
+			snprintf(log_path, n, "%s/gate", s.cfg.state_dir);
+			log_dir = log_path;
+		}
+		cc_gate_set_log_dir(s.gate, log_dir);
+	}
+	if (!(s.store = cc_session_open(&s.cfg, 0, err, sizeof err)))
+		cc_die(CC_EXIT_INTERNAL, "session store: %s", err);
+	if (!s.concierge)
+		s.concierge = driver = find_concierge(argv[0]);
+	cc_mcp_init(&m, all_tools());
+	m.max_line = (size_t)max_line;
+	m.page_size = (size_t)page;
+	m.call = call;
+	m.ctx = &s;
+	m.instructions = "Code-intel phase gate: start_session, set_query_frame, explore "
+	    "with find_definitions and find_references (and search_text, get_symbols, "
+	    "analyze_structure), submit_understanding, then check_write_target before "
+	    "writing. ask answers a question through a concierge domain.";
+	rc = cc_mcp_serve(&m, 0, 1);
+	if (rc < 0)
+		cc_warn("cannot write a reply: the client went away");
+	cc_mcp_release(&m);
+	cc_session_close(s.store);
+	cc_gate_free(s.gate);
+	cc_xtools_release(&s.x);
+	cc_config_release(&s.cfg);
+	free(s.sid);
+	free(conf_path);
+	free(frame_path);
+	free(log_path);
+	free(driver);
+	return rc < 0 ? CC_EXIT_INTERNAL : CC_EXIT_OK;
+}
