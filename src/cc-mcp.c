@@ -72,13 +72,17 @@ tool_error(const char *code, const char *msg)
 	    jv_string("message"), jv_string(msg));
 }
 
-/* A domain or session name passed to the driver: printable, no leading '-'. */
+/*
+ * A domain or session name passed to the driver: printable, no leading
+ * '-'; a domain is an installed one, by name (no '/', not "." or ".."),
+ * never a folder the agent picks.
+ */
 static int
-plain(const char *s, size_t max)
+plain(const char *s, size_t max, int is_domain)
 {
 	size_t n = strlen(s);
 
-	if (!n || n > max || *s == '-')
+	if (!n || n > max || *s == '-' || (is_domain && (strchr(s, '/') || *s == '.')))
 		return 0;
 	for (; *s; s++)
 		if ((unsigned char)*s < 0x20 || *s == 0x7f)
@@ -103,12 +107,13 @@ ask(struct server *s, jv args)
 	    jv_string_length_bytes(jv_copy(q)) > 8192 ||
 	    (size_t)jv_string_length_bytes(jv_copy(q)) != strlen(jv_string_value(q)) ||
 	    (jv_is_valid(d) && jv_get_kind(d) != JV_KIND_NULL &&
-	    (jv_get_kind(d) != JV_KIND_STRING || !plain(jv_string_value(d), 256))) ||
+	    (jv_get_kind(d) != JV_KIND_STRING || !plain(jv_string_value(d), 256, 1))) ||
 	    (jv_is_valid(se) && jv_get_kind(se) != JV_KIND_NULL &&
-	    (jv_get_kind(se) != JV_KIND_STRING || !plain(jv_string_value(se), 256)))) {
+	    (jv_get_kind(se) != JV_KIND_STRING || !plain(jv_string_value(se), 256, 0)))) {
 		ans = tool_error("invalid_arguments", "ask: 'question' must be a non-empty "
-		    "string of at most 8192 bytes; 'domain' and 'session' names of 1 to 256 "
-		    "printable characters not starting with '-'");
+		    "string of at most 8192 bytes; 'domain' an installed domain's name and "
+		    "'session' a name, each of 1 to 256 printable characters not starting "
+		    "with '-'");
 		goto done;
 	}
 	argv[n++] = (char *)s->concierge;
