@@ -30,7 +30,9 @@ struct cc_spawn {
 /*
  * Run argv[0] (looked up in PATH when it has no '/') with argv; its stdout
  * into out, its stderr into err (NULL: dropped).  0 when it ran (see
- * s->status), -1 when it could not be started (s->exec_errno).
+ * s->status), -1 when it could not be started (s->exec_errno).  With
+ * input, the caller ignores SIGPIPE: a child that exits without reading
+ * it shows as a short write, not a signal.
  */
 int cc_spawn_run(struct cc_spawn *s, char *const argv[], struct cc_buf *out,
 	struct cc_buf *err);

@@ -155,6 +155,20 @@ ask(struct server *s, jv args)
 		    jv_object_get(jv_copy(resp), jv_string("text")) : jv_null();
 
 		jv_free(resp);
+		/* "[relaxed]Engineer Cafe is open...": the avatar's cue, not the answer */
+		if (jv_get_kind(text) == JV_KIND_STRING) {
+			const char *t = jv_string_value(text);
+			size_t k = 1;
+
+			while (t[0] == '[' && k <= 16 && t[k] >= 'a' && t[k] <= 'z')
+				k++;
+			if (t[0] == '[' && k > 1 && t[k] == ']') {
+				jv cut = jv_string(t + k + 1);
+
+				jv_free(text);
+				text = cut;
+			}
+		}
 		if (jv_get_kind(text) != JV_KIND_STRING) {
 			jv e = jv_object_get(jv_copy(rec), jv_string("error"));
 

@@ -443,6 +443,7 @@ files_with(struct cc_xtools *x, const char *path, const char *text, int exact,
 
 	argv[n++] = (char *)x->rg;
 	argv[n++] = "--files-with-matches";
+	argv[n++] = "--sort=path";	/* the same answer every time */
 	argv[n++] = "--fixed-strings";
 	if (!exact)
 		argv[n++] = "--ignore-case";
