@@ -1,7 +1,9 @@
 /* cc-mcp: the toolkit as an MCP server over stdio: the gate, the exploration tools, ask. */
 #include "config.h"
 
+#include <dirent.h>
 #include <getopt.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,15 +23,17 @@
 static const char usage_text[] =
 	"usage: cc-mcp [options]\n"
 	"An MCP server on standard input and output (JSON-RPC 2.0, a line each):\n"
-	"the code-intel gate's tools, the exploration tools it counts\n"
+	"a phase gate's tools, the exploration tools it counts\n"
 	"(find_definitions, find_references, search_text, get_symbols,\n"
 	"analyze_structure) over a repository, and ask (a domain's answer).\n"
+	"  -G, --gate NAME|DIR    the domain whose gate is served (default: $CC_DOMAIN\n"
+	"                         if it has a gate.conf, else the first installed one)\n"
 	"  -r, --repo DIR         the repository explored (default: .)\n"
 	"  -s, --session ID       the gate session to go on with\n"
 	"  -l, --log-dir DIR      the gate's logs (default $CC_STATE_DIR/gate)\n"
 	"  -n, --no-log           write no gate log\n"
-	"  -c, --conf FILE        the gate's data (default: code-intel's gate.conf)\n"
-	"  -f, --frame FILE       the frame's data (default: code-intel's gate.frame)\n"
+	"  -c, --conf FILE        the gate's data (default: the gate domain's gate.conf)\n"
+	"  -f, --frame FILE       the frame's data (default: its gate.frame)\n"
 	"  -t, --timeout MS       each ctags or rg run's time limit (default 10000)\n"
 	"  -m, --max-results N    the longest list an answer holds (default 100)\n"
 	"  -L, --max-line BYTES   the longest request line (default 4194304)\n"
@@ -54,7 +58,7 @@ static const char ask_schema[] =
 	"{\"type\":\"object\",\"properties\":{"
 	"\"question\":{\"type\":\"string\",\"description\":\"The question, in the visitor's words\"},"
 	"\"domain\":{\"type\":\"string\",\"description\":\"The installed domain that answers "
-	"(e.g. 'engineer-cafe', 'homework-coach'; default: the server's)\"},"
+	"by name (concierge domains lists them; default: the server's)\"},"
 	"\"session\":{\"type\":\"string\",\"description\":\"A conversation id: questions with "
 	"the same id are one conversation\"}},"
 	"\"required\":[\"question\"]}";
@@ -155,7 +159,7 @@ ask(struct server *s, jv args)
 		    jv_object_get(jv_copy(resp), jv_string("text")) : jv_null();
 
 		jv_free(resp);
-		/* "[relaxed]Engineer Cafe is open...": the avatar's cue, not the answer */
+		/* "[relaxed]We are open...": the avatar's cue, not the answer */
 		if (jv_get_kind(text) == JV_KIND_STRING) {
 			const char *t = jv_string_value(text);
 			size_t k = 1;
@@ -260,9 +264,50 @@ all_tools(void)
 		list = jv_array_append(list, tool_entry(cc_xtool_defs[i].name,
 		    cc_xtool_defs[i].description, cc_xtool_defs[i].input_schema));
 	return jv_array_append(list, tool_entry("ask", "Ask the concierge: answers a "
-	    "question through an installed domain's pipeline (Engineer Cafe, the "
+	    "question through an installed domain's pipeline (a venue's concierge, a "
 	    "homework coach, ...) and returns the answer text and the whole record.",
 	    ask_schema));
+}
+
+/*
+ * The folder of the domain whose gate is served: --gate (a name under the
+ * data directory, or a folder); else $CC_DOMAIN's when it has gate.conf;
+ * else the first installed domain, by name, that has one.  NULL: none.
+ */
+static int
+has_gate(const char *dir)
+{
+	char path[PATH_MAX];
+
+	return snprintf(path, sizeof path, "%s/gate.conf", dir) < (int)sizeof path &&
+	    access(path, R_OK) == 0;
+}
+
+static char *
+gate_domain(const struct cc_config *cfg, const char *want)
+{
+	struct dirent **names;
+	char path[PATH_MAX], *found = NULL;
+	int n;
+
+	if (want) {
+		snprintf(path, sizeof path, strchr(want, '/') ? "%s" : "%s/%s",
+		    strchr(want, '/') ? want : cfg->datadir, want);
+		return cc_xstrdup(path);
+	}
+	if (getenv("CC_DOMAIN") && cfg->domain_dir && has_gate(cfg->domain_dir))
+		return cc_xstrdup(cfg->domain_dir);
+	if ((n = scandir(cfg->datadir, &names, NULL, alphasort)) < 0)
+		return NULL;
+	for (int i = 0; i < n; i++) {
+		if (!found && names[i]->d_name[0] != '.' &&
+		    snprintf(path, sizeof path, "%s/%s", cfg->datadir, names[i]->d_name) <
+		    (int)sizeof path && has_gate(path))
+			found = cc_xstrdup(path);
+		free(names[i]);
+	}
+	free(names);
+	return found;
 }
 
 static long
@@ -314,19 +359,20 @@ main(int argc, char **argv)
 		{"page-size", required_argument, NULL, 'P'},
 		{"ask-timeout", required_argument, NULL, 'A'},
 		{"concierge", required_argument, NULL, 'C'},
+		{"gate", required_argument, NULL, 'G'},
 		{NULL, 0, NULL, 0},
 	};
 	struct server s = { .ask_timeout_ms = 60000 };
 	struct cc_mcp m;
-	const char *repo = ".", *log_dir = NULL, *conf = NULL, *frame = NULL;
-	char *conf_path = NULL, *frame_path = NULL, *log_path = NULL, *driver = NULL;
+	const char *repo = ".", *log_dir = NULL, *conf = NULL, *frame = NULL, *gate_name = NULL;
+	char *conf_path = NULL, *frame_path = NULL, *log_path = NULL, *driver = NULL, *gdir;
 	char err[768];
 	long timeout = 10000, max_results = 100, max_line = 4 << 20, page = 50;
 	int c, unbuffered = 0, no_log = 0, rc;
 
 	cc_set_progname(argv[0]);
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, CC_COMMON_SHORTOPTS "r:s:l:nc:f:t:m:L:P:A:C:",
+	while ((c = getopt_long(argc, argv, CC_COMMON_SHORTOPTS "r:s:l:nc:f:t:m:L:P:A:C:G:",
 	    opts, NULL)) != -1) {
 		if (cc_option_common(c, argv, usage_text, &unbuffered))
 			continue;
@@ -343,6 +389,7 @@ main(int argc, char **argv)
 		case 'P': page = number("--page-size", optarg, 0, 100000); break;
 		case 'A': s.ask_timeout_ms = number("--ask-timeout", optarg, 1, 3600000); break;
 		case 'C': s.concierge = optarg; break;
+		case 'G': gate_name = optarg; break;
 		}
 	}
 	if (optind < argc) {
@@ -356,12 +403,14 @@ main(int argc, char **argv)
 	signal(SIGPIPE, SIG_IGN);	/* a client gone shows as a failed write */
 	cc_config_load(&s.cfg);
 	if (!conf || !frame) {
-		size_t n = strlen(s.cfg.datadir) + 32;
-
-		conf_path = cc_xmalloc(n);
-		frame_path = cc_xmalloc(n);
-		snprintf(conf_path, n, "%s/code-intel/gate.conf", s.cfg.datadir);
-		snprintf(frame_path, n, "%s/code-intel/gate.frame", s.cfg.datadir);
+		if (!(gdir = gate_domain(&s.cfg, gate_name)))
+			cc_die(CC_EXIT_USAGE, "no installed domain has a gate (gate.conf): "
+			    "name one with --gate, or give --conf and --frame");
+		conf_path = cc_xmalloc(strlen(gdir) + 12);
+		frame_path = cc_xmalloc(strlen(gdir) + 12);
+		sprintf(conf_path, "%s/gate.conf", gdir);
+		sprintf(frame_path, "%s/gate.frame", gdir);
+		free(gdir);
 		conf = conf ? conf : conf_path;
 		frame = frame ? frame : frame_path;
 	}
@@ -391,7 +440,7 @@ main(int argc, char **argv)
 	m.page_size = (size_t)page;
 	m.call = call;
 	m.ctx = &s;
-	m.instructions = "Code-intel phase gate: start_session, set_query_frame, explore "
+	m.instructions = "Phase gate: start_session, set_query_frame, explore "
 	    "with find_definitions and find_references (and search_text, get_symbols, "
 	    "analyze_structure), submit_understanding, then check_write_target before "
 	    "writing. ask answers a question through a concierge domain.";
