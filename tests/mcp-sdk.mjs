@@ -85,7 +85,8 @@ check('find_references: used in auth/controller.py, the definition left out',
 	r.answer.references.every((x) => x.file === 'auth/controller.py'), r);
 r = await call('search_text', { pattern: 'if not password', file_type: 'py' });
 check('search_text: the empty-password check', !r.isError &&
-	r.answer.matches?.[0]?.file === 'auth/login_service.py' && r.answer.matches[0].line === 3, r);
+	r.answer.matches?.[0]?.file === 'auth/login_service.py' && r.answer.matches[0].line_number === 3 &&
+	r.answer.matches[0].submatches?.[0]?.match === 'if not password', r);
 r = await call('get_session_status', {});
 check('the gate counted the exploration tools',
 	['find_definitions', 'find_references'].every((t) => JSON.stringify(r.answer).includes(t)), r);

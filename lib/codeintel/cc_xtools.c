@@ -601,6 +601,150 @@ rg_entries(struct cc_xtools *x, struct cc_buf *out, jv exclude, jv *list, size_t
 	}
 }
 
+/* ripgrep's submatches as the original gave them: [{match, start, end}]. */
+static jv
+submatches(jv data)
+{
+	jv subs = jv_object_get(jv_copy(data), jv_string("submatches")), out = jv_array();
+
+	if (jv_get_kind(subs) == JV_KIND_ARRAY) {
+		jv_array_foreach(subs, i, sm) {
+			jv m = jv_get_kind(sm) == JV_KIND_OBJECT ?
+			    jv_object_get(jv_copy(sm), jv_string("match")) : jv_null();
+			jv t = jv_get_kind(m) == JV_KIND_OBJECT ?
+			    jv_object_get(jv_copy(m), jv_string("text")) : jv_null();
+			jv o = jv_object_set(jv_object(), jv_string("match"),
+			    jv_get_kind(t) == JV_KIND_STRING ? t : (jv_free(t), jv_string("")));
+
+			if (jv_get_kind(sm) == JV_KIND_OBJECT) {
+				o = jv_object_set(o, jv_string("start"),
+				    jv_object_get(jv_copy(sm), jv_string("start")));
+				o = jv_object_set(o, jv_string("end"),
+				    jv_object_get(jv_copy(sm), jv_string("end")));
+			}
+			if (i < 20)	/* a line of 500 columns can match often */
+				out = jv_array_append(out, o);
+			else
+				jv_free(o);
+			jv_free(m);
+			jv_free(sm);
+		}
+	}
+	jv_free(subs);
+	return out;
+}
+
+/*
+ * ripgrep --json lines for search_text, in the original's shape: matches
+ * {file, line_number, line_content, submatches}, each with the context
+ * lines around it (before it, or after the match it follows in the same
+ * file) as "context": [{line_number, line_content}].
+ */
+static void
+search_entries(struct cc_buf *out, size_t max, long ctx, jv *list, size_t *total,
+    int *truncated)
+{
+	size_t at = 0, len;
+	char *line;
+	jv pending = jv_array(), last_file = jv_null();
+	double last_line = -1;
+
+	while ((line = next_line(out, &at, &len))) {
+		jv ev = cc_json_parse(line, len), h1, h2, h3, data, path, lines, num;
+		const char *type, *file, *text;
+		size_t tl;
+
+		if (jv_get_kind(ev) != JV_KIND_OBJECT) {
+			jv_free(ev);
+			continue;
+		}
+		type = str_of(ev, "type", &h1);
+		data = jv_object_get(jv_copy(ev), jv_string("data"));
+		if ((strcmp(type, "match") != 0 && strcmp(type, "context") != 0) ||
+		    jv_get_kind(data) != JV_KIND_OBJECT) {
+			jv_free(h1);
+			jv_free(data);
+			jv_free(ev);
+			continue;
+		}
+		path = jv_object_get(jv_copy(data), jv_string("path"));
+		lines = jv_object_get(jv_copy(data), jv_string("lines"));
+		num = jv_object_get(jv_copy(data), jv_string("line_number"));
+		file = jv_get_kind(path) == JV_KIND_OBJECT ? str_of(path, "text", &h2) :
+		    (h2 = jv_null(), "");
+		text = jv_get_kind(lines) == JV_KIND_OBJECT ? str_of(lines, "text", &h3) :
+		    (h3 = jv_null(), "");
+		tl = strlen(text);
+		while (tl && (text[tl - 1] == '\n' || text[tl - 1] == '\r'))
+			tl--;
+		if (*file && jv_get_kind(num) == JV_KIND_NUMBER) {
+			jv entry = jv_object_set(jv_object(), jv_string("line_number"),
+			    jv_copy(num));
+			int n = jv_array_length(jv_copy(*list));
+			int same = jv_get_kind(last_file) == JV_KIND_STRING &&
+			    strcmp(jv_string_value(last_file), rel(file)) == 0;
+
+			entry = jv_object_set(entry, jv_string("line_content"),
+			    jv_string_sized(text, (int)tl));
+			if (strcmp(type, "match") == 0) {
+				(*total)++;
+				if ((size_t)n < max) {
+					jv_free(entry);
+					entry = jv_object_set(jv_object_set(jv_object(),
+					    jv_string("file"), jv_string(rel(file))),
+					    jv_string("line_number"), jv_copy(num));
+					entry = jv_object_set(entry, jv_string("line_content"),
+					    jv_string_sized(text, (int)tl));
+					entry = jv_object_set(entry, jv_string("submatches"),
+					    submatches(data));
+					if (ctx)
+						entry = jv_object_set(entry, jv_string("context"),
+						    pending);
+					else
+						jv_free(pending);
+					pending = jv_array();
+					*list = jv_array_append(*list, entry);
+					jv_free(last_file);
+					last_file = jv_string(rel(file));
+					last_line = jv_number_value(num);
+				} else {
+					*truncated = 1;
+					jv_free(entry);
+					jv_free(pending);
+					pending = jv_array();
+					jv_free(last_file);
+					last_file = jv_null();
+				}
+			} else if (same && n > 0 && jv_number_value(num) > last_line &&
+			    jv_number_value(num) <= last_line + (double)ctx) {
+				/* after the last match: it goes with that one */
+				jv m = jv_array_get(jv_copy(*list), n - 1);
+				jv c = jv_object_get(jv_copy(m), jv_string("context"));
+
+				c = jv_array_append(jv_get_kind(c) == JV_KIND_ARRAY ? c :
+				    (jv_free(c), jv_array()), entry);
+				*list = jv_array_set(*list, n - 1,
+				    jv_object_set(m, jv_string("context"), c));
+			} else {
+				if (jv_array_length(jv_copy(pending)) < 2 * ctx)
+					pending = jv_array_append(pending, entry);
+				else
+					jv_free(entry);
+			}
+		}
+		jv_free(h1);
+		jv_free(h2);
+		jv_free(h3);
+		jv_free(data);
+		jv_free(path);
+		jv_free(lines);
+		jv_free(num);
+		jv_free(ev);
+	}
+	jv_free(pending);
+	jv_free(last_file);
+}
+
 /* rg --json over path; argv_extra before "-e PATTERN -- PATH". */
 static jv
 rg_json(struct cc_xtools *x, const char *path, const char *pattern, char **extra,
@@ -744,13 +888,13 @@ search_text(struct cc_xtools *x, jv args, const char *path)
 		ans = e;
 		goto done;
 	}
-	xx.max_results = (size_t)max * (size_t)(1 + 2 * ctx);
-	if (xx.max_results > 1000)
-		xx.max_results = 1000;
-	rg_entries(&xx, &out, jv_null(), &list, &total, &truncated, NULL);
+	if ((size_t)max < xx.max_results)
+		xx.max_results = (size_t)max;
+	search_entries(&out, xx.max_results, ctx, &list, &total, &truncated);
 	ans = jv_object_set(jv_object(), jv_string("pattern"), jv_string(pattern));
 	ans = jv_object_set(ans, jv_string("path"), jv_string(path));
-	ans = answer(ans, "matches", list, total, truncated || total > (size_t)max);
+	ans = jv_object_set(ans, jv_string("total_matches"), jv_number((double)total));
+	ans = answer(ans, "matches", list, total, truncated);
 	list = jv_null();
 done:
 	jv_free(list);
