@@ -34,7 +34,8 @@ static const char usage_text[] =
 	"  -l, --log-dir DIR      the gate's logs (default $CC_STATE_DIR/gate)\n"
 	"  -n, --no-log           write no gate log\n"
 	"  -c, --conf FILE        the gate's data (default: the gate domain's gate.conf)\n"
-	"  -f, --frame FILE       the frame's data (default: its gate.frame)\n"
+	"  -f, --frame DIR        the QueryFrame's data: synonyms, guidance,\n"
+	"                         requirements (default: the gate's domain folder)\n"
 	"  -t, --timeout MS       each ctags or rg run's time limit (default 10000)\n"
 	"  -m, --max-results N    the longest list an answer holds (default 100)\n"
 	"  -L, --max-line BYTES   the longest request line (default 4194304)\n"
@@ -262,10 +263,8 @@ main(int argc, char **argv)
 			cc_die(CC_EXIT_USAGE, "no installed domain has a gate (gate.conf): "
 			    "name one with --gate, or give --conf and --frame");
 		conf_path = cc_xmalloc(strlen(gdir) + 12);
-		frame_path = cc_xmalloc(strlen(gdir) + 12);
 		sprintf(conf_path, "%s/gate.conf", gdir);
-		sprintf(frame_path, "%s/gate.frame", gdir);
-		free(gdir);
+		frame_path = gdir;	/* cc-frame's data, beside gate.conf */
 		conf = conf ? conf : conf_path;
 		frame = frame ? frame : frame_path;
 	}
