@@ -260,26 +260,6 @@ out:
 	return rc;
 }
 
-/* 1 if the comma-separated list has the word w. */
-static int
-csv_has(const char *list, const char *w)
-{
-	size_t k = strlen(w);
-
-	while (list && *list) {
-		size_t n;
-
-		list += strspn(list, ", ");
-		n = strcspn(list, ",");
-		while (n && list[n - 1] == ' ')
-			n--;
-		if (n == k && strncmp(list, w, k) == 0)
-			return 1;
-		list += strcspn(list, ",");
-	}
-	return 0;
-}
-
 /* The i-th string of the list l, or dflt. */
 static const char *
 list_at(jv l, int i, const char *dflt, jv *keep)
@@ -370,7 +350,7 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 				}
 				if (!seen && id && content && l && strcmp(l, lang) == 0 &&
 				    (!place || (c && strcmp(c, place) == 0)) &&
-				    (!aspect || csv_has(types, aspect))) {
+				    (!aspect || cc_csv_has(types, aspect))) {
 					if (nparts++)
 						cc_buf_add(&parts, "\n\n", 2);
 					cc_buf_add(&parts, content, strlen(content));

@@ -15,6 +15,7 @@
 #include "cc_util.h"
 #include "cc_config.h"
 #include "cc_record.h"
+#include "cc_json.h"
 #include "cc_domain.h"
 
 static const char *const answer_names[] = {
@@ -479,4 +480,32 @@ cc_domain_acts(const struct cc_domain *d, const char *stage, const char *agent)
 	if (i < 0)
 		return 0;
 	return !agent || (cc_domain_agent(d, agent)->stages >> i & 1);
+}
+
+jv
+cc_domain_label_value(const struct cc_domain *d, const char *label, jv v)
+{
+	jv text = jv_invalid();
+
+	for (size_t i = 0; i < d->naliases; i++) {
+		const struct cc_domain_alias *a = &d->aliases[i];
+
+		if (a->one_way || strcmp(a->label, label) != 0)
+			continue;
+		if (!jv_is_valid(text))
+			text = jv_dump_string(jv_copy(v), 0);
+		if (strcmp(jv_string_value(text), a->from) == 0) {
+			jv to = cc_json_parse(a->to, strlen(a->to));
+
+			if (jv_is_valid(to)) {
+				jv_free(v);
+				v = to;
+			} else {
+				jv_free(to);
+			}
+			break;
+		}
+	}
+	jv_free(text);
+	return v;
 }

@@ -102,6 +102,13 @@ void cc_domain_free(struct cc_domain *d);
 struct cc_domain *cc_domain_for_stage(const struct cc_config *cfg,
 	struct cc_stage *stage);
 
+/*
+ * A labelled value as the pipeline names it: the manifest's eval-alias
+ * lines for the label (eval-accept is one way, not applied here).
+ * Consumes v, which must be a valid value.
+ */
+jv cc_domain_label_value(const struct cc_domain *d, const char *label, jv v);
+
 /* The word a manifest uses for an answer kind, and back (-1: none). */
 const char *cc_answer_kind_name(enum cc_answer_kind k);
 int cc_answer_kind_parse(const char *word);

@@ -49,32 +49,11 @@ problem(struct cc_problems *p, const char *path, unsigned line, const char *fmt,
 static jv
 route_value(const struct cc_domain *d, const char *label, jv v)
 {
-	jv text;
-
 	if (!jv_is_valid(v)) {	/* not labelled: null */
 		jv_free(v);
 		v = jv_null();
 	}
-	text = jv_dump_string(jv_copy(v), 0);
-
-	for (size_t i = 0; i < d->naliases; i++) {
-		const struct cc_domain_alias *a = &d->aliases[i];
-
-		if (!a->one_way && strcmp(a->label, label) == 0 &&
-		    strcmp(jv_string_value(text), a->from) == 0) {
-			jv to = cc_json_parse(a->to, strlen(a->to));
-
-			if (jv_is_valid(to)) {
-				jv_free(v);
-				v = to;
-			} else {
-				jv_free(to);
-			}
-			break;
-		}
-	}
-	jv_free(text);
-	return v;
+	return cc_domain_label_value(d, label, v);
 }
 
 /*

@@ -220,3 +220,22 @@ cc_backoff_note(struct cc_backoff *b, const char *code, const char *why)
 	b->until = time(NULL) + CC_BACKOFF_SECONDS;
 	snprintf(b->why, sizeof b->why, "%s", why);
 }
+
+int
+cc_csv_has(const char *list, const char *w)
+{
+	size_t k = strlen(w);
+
+	while (list && *list) {
+		size_t n;
+
+		list += strspn(list, ", ");
+		n = strcspn(list, ",");
+		while (n && list[n - 1] == ' ')
+			n--;
+		if (n == k && strncmp(list, w, k) == 0)
+			return 1;
+		list += strcspn(list, ",");
+	}
+	return 0;
+}

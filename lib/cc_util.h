@@ -50,6 +50,8 @@ int cc_mkdirs(const char *path);
 char *cc_word(char **s);
 /* s without leading blanks and trailing blanks and line ends (in place). */
 char *cc_trim(char *s);
+/* 1 if the comma-separated list (blanks around items allowed) has word w. */
+int cc_csv_has(const char *list, const char *w);
 
 /* --version output, shared so every program prints the same thing. */
 void cc_print_version(void);

@@ -668,29 +668,7 @@ run_file(struct opts *o, struct file *f, double t0, size_t *done)
 static jv
 canonical(const char *field, jv v)
 {
-	jv text = jv_invalid();
-
-	for (size_t i = 0; i < domain->naliases; i++) {
-		const struct cc_domain_alias *a = &domain->aliases[i];
-
-		if (a->one_way || strcmp(a->label, field) != 0)
-			continue;
-		if (!jv_is_valid(text))
-			text = jv_dump_string(jv_copy(v), 0);
-		if (strcmp(jv_string_value(text), a->from) == 0) {
-			jv to = jv_parse(a->to);
-
-			if (jv_is_valid(to)) {
-				jv_free(v);
-				v = to;
-			} else {
-				jv_free(to);
-			}
-			break;
-		}
-	}
-	jv_free(text);
-	return v;
+	return cc_domain_label_value(domain, field, v);
 }
 
 /*

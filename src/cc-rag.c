@@ -176,26 +176,6 @@ read_route(struct cc_record *rec, struct route *r)
 	r->naspects = json_list(v[6], l[6], r->aspects);
 }
 
-/* 1 if the comma-separated list has the word w. */
-static int
-has_type(const char *list, const char *w)
-{
-	size_t k = strlen(w);
-
-	while (list && *list) {
-		size_t n;
-
-		list += strspn(list, ", ");
-		n = strcspn(list, ",");
-		while (n && list[n - 1] == ' ')
-			n--;
-		if (n == k && strncmp(list, w, k) == 0)
-			return 1;
-		list += strcspn(list, ",");
-	}
-	return 0;
-}
-
 /* Move up to two hits of q's place, aspect and language from more into
  * the record's hits (those already there count); how many there are. */
 static int
@@ -208,7 +188,7 @@ add_hits(struct rag *g, struct cc_kb_hits *more, const struct cc_kb_query *q)
 		size_t j;
 
 		if ((q->category && (!h->category || strcmp(h->category, q->category))) ||
-		    (q->request_type && !has_type(h->request_types, q->request_type)) ||
+		    (q->request_type && !cc_csv_has(h->request_types, q->request_type)) ||
 		    (q->language && (!h->language || strcmp(h->language, q->language))))
 			continue;
 		found++;

@@ -22,15 +22,6 @@
 #include "cc_examples.h"
 #include "fuzz.h"
 
-static char path[4096];
-
-static void
-cleanup(void)
-{
-	if (path[0])
-		unlink(path);
-}
-
 static void
 ignore(void *ctx, const char *message)
 {
@@ -59,26 +50,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	};
 	struct cc_problems p = { ignore, NULL, 0 };
 	struct cc_examples ex;
-	FILE *f;
+	const char *path;
 
-	if (!path[0]) {
-		const char *tmp = getenv("TMPDIR");
-		int fd;
-
-		snprintf(path, sizeof path, "%s/cc-fuzz-examples.XXXXXX",
-		    tmp && *tmp ? tmp : "/tmp");
-		if ((fd = mkstemp(path)) < 0) {
-			perror("fuzz-examples: mkstemp");
-			abort();
-		}
-		close(fd);
-		atexit(cleanup);
-		cc_progname = "fuzz-examples";
-	}
-	f = fopen(path, "w");
-	fuzz_assert(f);
-	fuzz_assert(fwrite(data, 1, size, f) == size || size == 0);
-	fuzz_assert(fclose(f) == 0);
+	cc_progname = "fuzz-examples";
+	path = fuzz_temp_file("examples", data, size);
 
 	fuzz_assert(cc_examples_read(NULL, &d, path, &ex, &p) == 0);
 	for (size_t i = 0; i < ex.n; i++)

@@ -23,15 +23,6 @@
 #include "cc_classify.h"
 #include "fuzz.h"
 
-static char path[4096];
-
-static void
-cleanup(void)
-{
-	if (path[0])
-		unlink(path);
-}
-
 static const char *const questions[] = {
 	"do you have croissants?",
 	"パンの種類は？",
@@ -45,33 +36,17 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct cc_classify *m;
 	char err[256];
-	FILE *f;
+	const char *path;
 
-	if (!path[0]) {
-		const char *tmp = getenv("TMPDIR");
-		int fd;
-
-		snprintf(path, sizeof path, "%s/cc-fuzz-model.XXXXXX",
-		    tmp && *tmp ? tmp : "/tmp");
-		if ((fd = mkstemp(path)) < 0) {
-			perror("fuzz-model: mkstemp");
-			abort();
-		}
-		close(fd);
-		atexit(cleanup);
-		cc_progname = "fuzz-model";
-	}
-	f = fopen(path, "w");
-	fuzz_assert(f);
-	fuzz_assert(fwrite(data, 1, size, f) == size || size == 0);
-	fuzz_assert(fclose(f) == 0);
+	cc_progname = "fuzz-model";
+	path = fuzz_temp_file("model", data, size);
 
 	if (!(m = cc_classify_load(path, NULL, err, sizeof err)))
 		return 0;
 	for (size_t l = 0; l < cc_classify_nlabels(m); l++) {
 		const char *label = cc_classify_label(m, l);
 
-		fuzz_assert(label >= (const char *)NULL + 1);
+		fuzz_assert(label != NULL);
 		fuzz_assert(strlen(label) < size);
 	}
 	for (size_t i = 0; i < sizeof questions / sizeof *questions; i++)

@@ -29,15 +29,6 @@
 #include "cc_rules.h"
 #include "fuzz.h"
 
-static char path[4096];
-
-static void
-cleanup(void)
-{
-	if (path[0])
-		unlink(path);
-}
-
 static const char *const questions[] = {
 	"エンジニアカフェの営業時間を教えてください",
 	"What are Engineer Cafe's opening hours?",
@@ -107,26 +98,10 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct cc_rules_context ctx = {0};
 	struct cc_rules *r;
 	char err[512];
-	FILE *f;
+	const char *path;
 
-	if (!path[0]) {
-		const char *tmp = getenv("TMPDIR");
-		int fd;
-
-		snprintf(path, sizeof path, "%s/cc-fuzz-rules.XXXXXX",
-		    tmp && *tmp ? tmp : "/tmp");
-		if ((fd = mkstemp(path)) < 0) {
-			perror("fuzz-rules: mkstemp");
-			abort();
-		}
-		close(fd);
-		atexit(cleanup);
-		cc_progname = "fuzz-rules";
-	}
-	f = fopen(path, "w");
-	fuzz_assert(f);
-	fuzz_assert(fwrite(data, 1, size, f) == size || size == 0);
-	fuzz_assert(fclose(f) == 0);
+	cc_progname = "fuzz-rules";
+	path = fuzz_temp_file("rules", data, size);
 
 	{
 		struct cc_problems p = { count_problem, NULL, 0 };
