@@ -425,7 +425,7 @@ hand_on(struct run *r, FILE *out)
  * stage never holds what it wrote (a session transaction, output) while
  * it waits on a pipe.
  */
-#define CHUNK 65536
+#define CHUNK (1 << 20)
 
 int
 cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
@@ -440,11 +440,18 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 	r.rec.whole = jv_invalid();
 	r.rec.held = jv_array();
 	for (;;) {
-		if (r.out.len && !input_buffered(in) && hand_on(&r, out) < 0) {
+		/*
+		 * The next line may keep us waiting only when stdio holds no
+		 * whole one and the descriptor has nothing to read yet (a
+		 * file always has: batch input is handed on in chunks).
+		 */
+		int waiting = !input_buffered(in) && !input_within(in, 0);
+
+		if (r.out.len && waiting && hand_on(&r, out) < 0) {
 			failed = 1;
 			break;
 		}
-		if (stage->idle && !input_buffered(in) && !input_within(in, CC_RECORD_IDLE_MS))
+		if (stage->idle && waiting && !input_within(in, CC_RECORD_IDLE_MS))
 			stage->idle(stage->ctx);
 		if ((n = getline(&line, &cap, in)) < 0)
 			break;
