@@ -419,11 +419,13 @@ hand_on(struct run *r, FILE *out)
 }
 
 /*
- * Records are handed on in chunks while more input is already buffered
- * (batch throughput), and at once before a read could block or after
- * every record when interactive (nobody waits on a stuck buffer).  So a
- * stage never holds what it wrote (a session transaction, output) while
- * it waits on a pipe.
+ * Records are handed on in chunks while more input is ready (batch
+ * throughput), and at once before a read could block or after every
+ * record when interactive (nobody waits on a stuck buffer).  So a stage
+ * never holds what it wrote (a session transaction, output) while it
+ * waits on a pipe.  A chunk is also a stage's write batch (cc-route
+ * commits its turns before handing their records on): at 64 kB, 40
+ * records, the commits cost cc-route more than its routing.
  */
 #define CHUNK (1 << 20)
 
