@@ -484,6 +484,9 @@ cc_session_close(struct cc_session *s)
 	sqlite3_finalize(s->add);
 	sqlite3_finalize(s->answer);
 	sqlite3_finalize(s->answer_of);
+	/* the cache's statement first: a connection with one is not closed */
+	view_release(s);
+	cache_free(s->cache);
 	store_close(&s->turns);
 	store_close(&s->answers);
 	for (int i = 0; i < s->nstates; i++) {
@@ -492,8 +495,6 @@ cc_session_close(struct cc_session *s)
 		sqlite3_finalize(s->states[i].version);
 		store_close(&s->states[i].st);
 	}
-	view_release(s);
-	cache_free(s->cache);
 	free(s);
 }
 
