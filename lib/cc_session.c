@@ -12,7 +12,10 @@
  *
  * Several pipelines may share one store: the databases are in WAL mode,
  * writes are batched in short transactions, and a writer waits for the
- * lock (busy timeout) rather than failing.  All SQL uses bound parameters.
+ * lock (busy timeout) rather than failing.  The writer of turns keeps
+ * each session's newest ones in process (CC_SESSION_CACHE), trusted for
+ * as long as PRAGMA data_version, read under its batch's write lock,
+ * says nobody else wrote the file.  All SQL uses bound parameters.
  * This file is the only one that knows the store is SQLite, so another
  * backend (PostgreSQL for a deployment that outgrows one machine) replaces
  * it alone.
