@@ -105,6 +105,62 @@ utf8_seq(const unsigned char *s, size_t n)
  * pasted into a question) is strictly invalid, and libjq refuses most of
  * them; it is written escaped, so the record is read as its writer meant.
  */
+#define ONES 0x0101010101010101ULL
+#define HIGHS 0x8080808080808080ULL
+/* 1 if any of the 8 bytes of x is below n (n <= 128) */
+#define ANY_BELOW(x, n) ((((x) - ONES * (n)) & ~(x) & HIGHS) != 0)
+/* 1 if any of the 8 bytes of x is b */
+#define ANY_IS(x, b) ANY_BELOW((x) ^ (ONES * (b)), 1)
+
+/*
+ * How many bytes from s on (at most n) are plain: printable ASCII other
+ * than " and \, or whole well-formed UTF-8 sequences of two or three
+ * bytes (all the Japanese text there is).  Eight ASCII bytes are looked
+ * at in one go: scanning strings was most of what a stage did with a
+ * record of passages.
+ */
+static size_t
+plain_run(const unsigned char *s, size_t n)
+{
+	size_t i = 0;
+
+	for (;;) {
+		while (n - i >= 8) {
+			uint64_t x;
+
+			memcpy(&x, s + i, 8);
+			if ((x & HIGHS) || ANY_BELOW(x, 0x20) || ANY_IS(x, '"') ||
+			    ANY_IS(x, '\\'))
+				break;
+			i += 8;
+		}
+		if (i >= n)
+			return n;
+		unsigned char c = s[i];
+
+		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
+			i++;
+			continue;
+		}
+		/* a run of two- and three-byte sequences */
+		for (;;) {
+			if (c >= 0xE1 && c < 0xF0 && c != 0xED && n - i >= 3 &&
+			    (s[i + 1] & 0xC0) == 0x80 && (s[i + 2] & 0xC0) == 0x80)
+				i += 3;	/* E0 and ED (overlong, surrogates): utf8_seq */
+			else if (c >= 0xC2 && c < 0xE0 && n - i >= 2 &&
+			    (s[i + 1] & 0xC0) == 0x80)
+				i += 2;
+			else
+				break;
+			if (i >= n)
+				return n;
+			c = s[i];
+		}
+		if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
+			return i;
+	}
+}
+
 static int
 string(struct lex *l, int *escaped)
 {
@@ -112,8 +168,12 @@ string(struct lex *l, int *escaped)
 
 	*escaped = 0;
 	while (l->i < l->n) {
-		unsigned char c = (unsigned char)l->s[l->i];
+		unsigned char c;
 
+		l->i += plain_run((const unsigned char *)l->s + l->i, l->n - l->i);
+		if (l->i >= l->n)
+			break;
+		c = (unsigned char)l->s[l->i];
 		if (c == '"') {
 			l->i++;
 			cc_buf_add(l->out, l->s + run, l->i - run);

@@ -145,6 +145,8 @@ struct cc_rules {
 	size_t noutputs;
 	char **interned;	/* every value the file names, once */
 	size_t ninterned;
+	char **itab;		/* the same, hashed: cc_rules_intern is per turn */
+	size_t nitab;		/* a power of two, at least twice ninterned */
 	pcre2_match_data *md;
 	unsigned long evals;	/* evaluations so far, up to JIT_AFTER */
 	int jit;		/* the patterns are JIT-compiled */
@@ -184,23 +186,54 @@ load_error(struct cc_rules *r, int line, const char *fmt, ...)
  * slot=value compares pointers.  Session values are mapped here too
  * (cc_rules_intern) before they are compared.
  */
+static size_t
+intern_hash(const char *v)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	for (const unsigned char *p = (const unsigned char *)v; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h;
+}
+
+/* The slot of v in itab: where it is, or the empty one it would go in. */
+static char **
+intern_slot(char **itab, size_t nitab, const char *v)
+{
+	size_t i = intern_hash(v) & (nitab - 1);
+
+	while (itab[i] && strcmp(itab[i], v) != 0)
+		i = (i + 1) & (nitab - 1);
+	return &itab[i];
+}
+
 static char *
 intern(struct cc_rules *r, const char *v)
 {
-	for (size_t i = 0; i < r->ninterned; i++)
-		if (strcmp(r->interned[i], v) == 0)
-			return r->interned[i];
+	char **slot;
+
+	if (2 * (r->ninterned + 1) > r->nitab) {
+		size_t n = r->nitab ? 2 * r->nitab : 64;
+
+		free(r->itab);
+		r->itab = calloc(n, sizeof *r->itab);
+		if (!r->itab)
+			cc_die(CC_EXIT_INTERNAL, "out of memory");
+		r->nitab = n;
+		for (size_t i = 0; i < r->ninterned; i++)
+			*intern_slot(r->itab, n, r->interned[i]) = r->interned[i];
+	}
+	slot = intern_slot(r->itab, r->nitab, v);
+	if (*slot)
+		return *slot;
 	r->interned = cc_xrealloc(r->interned, (r->ninterned + 1) * sizeof *r->interned);
-	return r->interned[r->ninterned++] = cc_xstrdup(v);
+	return *slot = r->interned[r->ninterned++] = cc_xstrdup(v);
 }
 
 const char *
 cc_rules_intern(const struct cc_rules *r, const char *v)
 {
-	for (size_t i = 0; v && i < r->ninterned; i++)
-		if (strcmp(r->interned[i], v) == 0)
-			return r->interned[i];
-	return NULL;
+	return v && r->nitab ? *intern_slot(r->itab, r->nitab, v) : NULL;
 }
 
 static int
@@ -834,6 +867,7 @@ cc_rules_free(struct cc_rules *r)
 	for (size_t i = 0; i < r->ninterned; i++)
 		free(r->interned[i]);
 	free(r->interned);
+	free(r->itab);
 	for (size_t i = 0; i < r->nvocab; i++)
 		free(r->vocab[i]);
 	for (size_t i = 0; i < r->nskip; i++)

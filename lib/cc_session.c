@@ -12,7 +12,10 @@
  *
  * Several pipelines may share one store: the databases are in WAL mode,
  * writes are batched in short transactions, and a writer waits for the
- * lock (busy timeout) rather than failing.  All SQL uses bound parameters.
+ * lock (busy timeout) rather than failing.  The writer of turns keeps
+ * each session's newest ones in process (CC_SESSION_CACHE), trusted for
+ * as long as PRAGMA data_version, read under its batch's write lock,
+ * says nobody else wrote the file.  All SQL uses bound parameters.
  * This file is the only one that knows the store is SQLite, so another
  * backend (PostgreSQL for a deployment that outgrows one machine) replaces
  * it alone.
@@ -21,6 +24,7 @@
 
 #include <errno.h>
 #include <sqlite3.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +35,7 @@
 #include "cc_config.h"
 #include "cc_session.h"
 
-#define BATCH_TURNS 64		/* commit after this many turns ... */
+#define BATCH_TURNS 1024		/* commit after this many turns ... */
 #define BATCH_NS 20000000L	/* ... or this long after the first */
 #define RETENTION_S (7 * 86400)	/* turns older than this are purged */
 
@@ -39,8 +43,9 @@
 struct store {
 	sqlite3 *db;
 	int in_txn, pending;	/* an open write transaction and its writes */
-	int checked;		/* cc_session_state_hold looked in this one */
+	int checked;		/* data_version was looked at in this batch */
 	struct timespec since;
+	sqlite3_stmt *begin, *commit;	/* prepared once: BEGIN, COMMIT */
 };
 
 /*
@@ -56,6 +61,36 @@ struct state {
 	int known;		/* seen is set */
 };
 
+/*
+ * CC_SESSION_CACHE: each session's newest turns, kept in process, oldest
+ * first.  The store holds every turn of the session at or after `floor`
+ * that is newer than the oldest kept; older ones too when `truncated`.
+ */
+#define CACHE_TURNS 32		/* turns kept a session: the most callers ask */
+#define CACHE_SESSIONS 4096	/* sessions kept, the least recently used go */
+struct recent {
+	char *session;
+	struct cc_turn turn[CACHE_TURNS];
+	int n, truncated;
+	time_t floor;
+	struct recent *chain;		/* the next in its hash bucket */
+	struct recent *newer, *older;	/* the use order */
+};
+
+struct cache {
+	struct recent **bucket;
+	size_t nbuckets, n;
+	struct recent *newest, *oldest;
+	sqlite3_stmt *version;		/* PRAGMA data_version of sessions.db */
+	sqlite3_int64 seen;		/* its value at the last batch */
+	int known;			/* seen is set */
+	/* given up since the last cc_session_turns, whose answer may still
+	   point into them: freed at the next */
+	struct recent *dead;
+	struct cc_turn *dropped;
+	size_t ndropped, maxdropped;
+};
+
 struct cc_session {
 	struct store turns, answers;	/* answers.db: CC_SESSION_ANSWERS only */
 	struct store *failed;		/* the one whose error is the last */
@@ -63,6 +98,9 @@ struct cc_session {
 	const struct cc_config *cfg;	/* for opening state files later */
 	struct state states[MAX_STATES];
 	int nstates;
+	struct cache *cache;		/* CC_SESSION_CACHE only */
+	struct cc_turn view[CACHE_TURNS];	/* cc_session_turns' answer */
+	int nview, view_owned;		/* ... and whether its strings are */
 };
 
 #define PRAGMAS \
@@ -70,7 +108,10 @@ struct cc_session {
 	"PRAGMA synchronous=NORMAL;" \
 	/* 8 MB of pages: a busy store's session index outgrows the default \
 	   2 MB and every turn then re-read its pages from the file */ \
-	"PRAGMA cache_size=-8192;"
+	"PRAGMA cache_size=-8192;" \
+	/* a batch rewrites the same index pages: a checkpoint every 16 MB \
+	   of log copies each once, not once every 4 MB */ \
+	"PRAGMA wal_autocheckpoint=4000;"
 
 /* (Stores made before answers.db keep their unused answer columns.) */
 static const char turns_schema[] = PRAGMAS
@@ -107,6 +148,211 @@ prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
 	return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
 }
 
+static void view_release(struct cc_session *s);
+
+static void
+store_close(struct store *st)
+{
+	sqlite3_finalize(st->begin);
+	sqlite3_finalize(st->commit);
+	sqlite3_close(st->db);
+}
+
+/* ---- the turns kept in process (CC_SESSION_CACHE) ---- */
+
+static struct cache *
+cache_new(void)
+{
+	struct cache *c = cc_xmalloc(sizeof *c);
+
+	memset(c, 0, sizeof *c);
+	c->nbuckets = 2 * CACHE_SESSIONS;
+	c->bucket = calloc(c->nbuckets, sizeof *c->bucket);
+	if (!c->bucket)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	return c;
+}
+
+static size_t
+cache_hash(const struct cache *c, const char *session)
+{
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	for (const unsigned char *p = (const unsigned char *)session; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	return h & (c->nbuckets - 1);
+}
+
+static void
+recent_free(struct recent *e)
+{
+	cc_turns_release(e->turn, e->n);
+	free(e->session);
+	free(e);
+}
+
+/* Free what was given up since the last cc_session_turns. */
+static void
+cache_bury(struct cache *c)
+{
+	struct recent *e, *next;
+
+	if (!c)
+		return;
+	for (e = c->dead; e; e = next) {
+		next = e->chain;
+		recent_free(e);
+	}
+	c->dead = NULL;
+	cc_turns_release(c->dropped, (int)c->ndropped);
+	c->ndropped = 0;
+}
+
+static void
+cache_drop(struct cache *c, struct recent *e)
+{
+	e->chain = c->dead;
+	c->dead = e;
+}
+
+/* Forget every session: another process wrote, or a batch was lost. */
+static void
+cache_forget(struct cache *c)
+{
+	struct recent *e, *next;
+
+	if (!c)
+		return;
+	for (e = c->newest; e; e = next) {
+		next = e->older;
+		cache_drop(c, e);
+	}
+	memset(c->bucket, 0, c->nbuckets * sizeof *c->bucket);
+	c->newest = c->oldest = NULL;
+	c->n = 0;
+}
+
+static void
+cache_free(struct cache *c)
+{
+	if (!c)
+		return;
+	cache_forget(c);
+	cache_bury(c);
+	free(c->dropped);
+	sqlite3_finalize(c->version);
+	free(c->bucket);
+	free(c);
+}
+
+static void
+cache_unlink(struct cache *c, struct recent *e)
+{
+	if (e->newer)
+		e->newer->older = e->older;
+	else
+		c->newest = e->older;
+	if (e->older)
+		e->older->newer = e->newer;
+	else
+		c->oldest = e->newer;
+	e->newer = e->older = NULL;
+}
+
+static void
+cache_push(struct cache *c, struct recent *e)
+{
+	e->older = c->newest;
+	if (c->newest)
+		c->newest->newer = e;
+	c->newest = e;
+	if (!c->oldest)
+		c->oldest = e;
+}
+
+/* The session's entry, made the most recently used; NULL if not kept. */
+static struct recent *
+cache_find(struct cache *c, const char *session)
+{
+	struct recent *e = c->bucket[cache_hash(c, session)];
+
+	while (e && strcmp(e->session, session) != 0)
+		e = e->chain;
+	if (e && e != c->newest) {
+		cache_unlink(c, e);
+		cache_push(c, e);
+	}
+	return e;
+}
+
+static void
+cache_remove(struct cache *c, struct recent *e)
+{
+	struct recent **p = &c->bucket[cache_hash(c, e->session)];
+
+	while (*p != e)
+		p = &(*p)->chain;
+	*p = e->chain;
+	cache_unlink(c, e);
+	c->n--;
+	cache_drop(c, e);
+}
+
+/* A new, empty entry for session (not kept yet), the least used given up. */
+static struct recent *
+cache_add(struct cache *c, const char *session)
+{
+	struct recent *e = cc_xmalloc(sizeof *e);
+	size_t h = cache_hash(c, session);
+
+	if (c->n >= CACHE_SESSIONS)
+		cache_remove(c, c->oldest);
+	memset(e, 0, sizeof *e);
+	e->session = cc_xstrdup(session);
+	e->chain = c->bucket[h];
+	c->bucket[h] = e;
+	cache_push(c, e);
+	c->n++;
+	return e;
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s ? cc_xstrdup(s) : NULL;
+}
+
+/* Keep a copy of t (answer aside) as the session's newest turn. */
+static void
+recent_append(struct cache *c, struct recent *e, const struct cc_turn *t,
+    long long id)
+{
+	struct cc_turn *k;
+
+	if (e->n == CACHE_TURNS) {
+		if (c->ndropped == c->maxdropped) {
+			c->maxdropped = c->maxdropped ? 2 * c->maxdropped : 16;
+			c->dropped = realloc(c->dropped, c->maxdropped * sizeof *c->dropped);
+			if (!c->dropped)
+				cc_die(CC_EXIT_INTERNAL, "out of memory");
+		}
+		c->dropped[c->ndropped++] = e->turn[0];
+		memmove(e->turn, e->turn + 1, (CACHE_TURNS - 1) * sizeof *e->turn);
+		e->n--;
+		e->truncated = 1;
+	}
+	k = &e->turn[e->n++];
+	k->id = id;
+	k->at = t->at;
+	k->query = dup_or_null(t->query);
+	k->language = dup_or_null(t->language);
+	k->agent = dup_or_null(t->agent);
+	k->category = dup_or_null(t->category);
+	k->request_type = dup_or_null(t->request_type);
+	k->slots = dup_or_null(t->slots);
+	k->answer = NULL;
+}
+
 /*
  * Open (creating it, mode 0600) state_dir/name with its schema, and forget
  * rows older than the retention with purge_sql.  0, or -1 with err set.
@@ -129,7 +375,7 @@ store_open(struct store *st, const struct cc_config *cfg, const char *name,
 	 * Most processes write a turn or two and leave (a question from the
 	 * shell): checkpointing the log at every close cost them four
 	 * fsyncs, about as much as the rest of the question.  The log is
-	 * checkpointed as it grows instead (every 1,000 pages, by whoever
+	 * checkpointed as it grows instead (every 4,000 pages, by whoever
 	 * commits then); committed turns are as durable either way.
 	 */
 	sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
@@ -156,7 +402,9 @@ store_open(struct store *st, const struct cc_config *cfg, const char *name,
 		sqlite3_free(msg);
 		goto done;
 	}
-	if (prepare(st->db, purge_sql, &purge) != SQLITE_OK)
+	if (prepare(st->db, purge_sql, &purge) != SQLITE_OK ||
+	    prepare(st->db, "BEGIN IMMEDIATE", &st->begin) != SQLITE_OK ||
+	    prepare(st->db, "COMMIT", &st->commit) != SQLITE_OK)
 		goto sqlfail;
 	/*
 	 * Forget old conversations.  A busy store just keeps them a while
@@ -203,6 +451,12 @@ cc_session_open(const struct cc_config *cfg, int flags, char *err, size_t errlen
 	    " agent, category, request_type, slots) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
 	    &s->add) != SQLITE_OK)
 		goto sqlfail;
+	/* a reader of answers does not write turns: nothing to keep */
+	if ((flags & CC_SESSION_CACHE) && !(flags & CC_SESSION_ANSWERS)) {
+		s->cache = cache_new();
+		if (prepare(s->turns.db, "PRAGMA data_version", &s->cache->version) != SQLITE_OK)
+			goto sqlfail;
+	}
 	if (flags & CC_SESSION_ANSWERS) {
 		s->failed = &s->answers;
 		if (store_open(&s->answers, cfg, "answers.db", answers_schema,
@@ -233,13 +487,16 @@ cc_session_close(struct cc_session *s)
 	sqlite3_finalize(s->add);
 	sqlite3_finalize(s->answer);
 	sqlite3_finalize(s->answer_of);
-	sqlite3_close(s->turns.db);
-	sqlite3_close(s->answers.db);
+	/* the cache's statement first: a connection with one is not closed */
+	view_release(s);
+	cache_free(s->cache);
+	store_close(&s->turns);
+	store_close(&s->answers);
 	for (int i = 0; i < s->nstates; i++) {
 		sqlite3_finalize(s->states[i].get);
 		sqlite3_finalize(s->states[i].put);
 		sqlite3_finalize(s->states[i].version);
-		sqlite3_close(s->states[i].st.db);
+		store_close(&s->states[i].st);
 	}
 	free(s);
 }
@@ -322,13 +579,18 @@ store_flush(struct cc_session *s, struct store *st)
 
 	if (!st->in_txn)
 		return 0;
-	rc = sqlite3_exec(st->db, "COMMIT", NULL, NULL, NULL);
+	rc = sqlite3_step(st->commit);
+	sqlite3_reset(st->commit);
+	rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
 	/* a COMMIT that failed can leave the transaction open: end it, or
 	   the next BEGIN is refused */
 	if (rc != SQLITE_OK) {
 		s->failed = st;
 		if (!sqlite3_get_autocommit(st->db))
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		/* the turns kept may be ones rolled back */
+		if (st == &s->turns)
+			cache_forget(s->cache);
 	}
 	st->in_txn = 0;
 	st->pending = 0;
@@ -370,9 +632,13 @@ elapsed_ns(const struct timespec *since)
 static int
 batch_begin(struct cc_session *s, struct store *st)
 {
+	int rc;
+
 	if (st->in_txn)
 		return 0;
-	if (sqlite3_exec(st->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+	rc = sqlite3_step(st->begin);
+	sqlite3_reset(st->begin);
+	if (rc != SQLITE_DONE) {
 		s->failed = st;
 		return -1;
 	}
@@ -404,10 +670,19 @@ cc_session_add(struct cc_session *s, const char *session, const struct cc_turn *
 	bind_text(s->add, 6, t->category);
 	bind_text(s->add, 7, t->request_type);
 	bind_text(s->add, 8, t->slots);
-	if (sqlite3_step(s->add) == SQLITE_DONE)
+	if (sqlite3_step(s->add) == SQLITE_DONE) {
 		id = sqlite3_last_insert_rowid(s->turns.db);
-	else
+		if (s->cache) {
+			struct recent *e = cache_find(s->cache, session);
+
+			/* not kept: the next read loads it, this turn with it */
+			if (e)
+				recent_append(s->cache, e, t, id);
+		}
+	} else {
 		s->failed = &s->turns;
+		cache_forget(s->cache);
+	}
 	sqlite3_reset(s->add);
 	sqlite3_clear_bindings(s->add);
 	if (batch_end(s, &s->turns) < 0)
@@ -433,6 +708,119 @@ cc_session_answer(struct cc_session *s, long long turn, const char *answer,
 	if (batch_end(s, &s->answers) < 0)
 		rc = SQLITE_ERROR;
 	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static void
+view_release(struct cc_session *s)
+{
+	if (s->view_owned)
+		cc_turns_release(s->view, s->nview);
+	s->nview = s->view_owned = 0;
+	cache_bury(s->cache);
+}
+
+/*
+ * Under the write lock of sessions.db for this batch, forget the turns
+ * kept if another connection wrote the file since the last batch: its
+ * data_version changes when another connection commits (a checkpoint may
+ * change it too: that costs a reload, nothing more).  0 or -1.
+ */
+static int
+cache_hold(struct cc_session *s)
+{
+	struct cache *c = s->cache;
+	sqlite3_int64 v;
+
+	if (s->turns.in_txn && elapsed_ns(&s->turns.since) >= BATCH_NS &&
+	    store_flush(s, &s->turns) < 0)
+		return -1;
+	if (batch_begin(s, &s->turns) < 0)
+		return -1;
+	if (s->turns.checked)
+		return 0;
+	if (sqlite3_step(c->version) != SQLITE_ROW) {
+		sqlite3_reset(c->version);
+		s->failed = &s->turns;
+		return -1;
+	}
+	v = sqlite3_column_int64(c->version, 0);
+	sqlite3_reset(c->version);
+	if (!c->known || v != c->seen)
+		cache_forget(c);
+	c->seen = v;
+	c->known = 1;
+	s->turns.checked = 1;
+	return 0;
+}
+
+/* Load session's turns at or after since from the store into e. */
+static int
+recent_load(struct cc_session *s, struct recent *e, time_t since)
+{
+	int n;
+
+	cc_turns_release(e->turn, e->n);
+	e->n = 0;
+	if ((n = cc_session_recent(s, e->session, since,
+	    e->turn, CACHE_TURNS)) < 0)
+		return -1;
+	e->n = n;
+	e->floor = since;
+	e->truncated = n == CACHE_TURNS;
+	return 0;
+}
+
+int
+cc_session_turns(struct cc_session *s, const char *session, time_t since,
+    const struct cc_turn **turns, int max)
+{
+	struct recent *e;
+	int k = 0, first;
+
+	view_release(s);
+	*turns = s->view;
+	if (max > CACHE_TURNS)
+		max = CACHE_TURNS;
+	if (!s->cache) {
+		int n = cc_session_recent(s, session, since, s->view, max);
+
+		if (n < 0)
+			return -1;
+		s->nview = n;
+		s->view_owned = 1;
+		return n;
+	}
+	if (cache_hold(s) < 0) {
+		cache_forget(s->cache);
+		return -1;
+	}
+	if (!(e = cache_find(s->cache, session))) {
+		e = cache_add(s->cache, session);
+		if (recent_load(s, e, since) < 0)
+			goto fail;
+	} else if (since < e->floor && recent_load(s, e, since) < 0)
+		goto fail;
+	for (int i = 0; i < e->n; i++)
+		k += e->turn[i].at >= since;
+	/*
+	 * Fewer than asked, and the store may hold older turns than those
+	 * kept that are still recent enough (a turn aged out of the window,
+	 * or the clock went back): ask the store.
+	 */
+	if (k < max && e->truncated && k < e->n) {
+		if (recent_load(s, e, since) < 0)
+			goto fail;
+		k = e->n;
+	}
+	/* the newest max of them, oldest first, borrowed */
+	first = k > max ? k - max : 0;
+	for (int i = 0, j = 0; i < e->n; i++)
+		if (e->turn[i].at >= since && j++ >= first)
+			s->view[s->nview++] = e->turn[i];
+	return s->nview;
+fail:
+	cache_forget(s->cache);
+	return -1;
 }
 
 void
@@ -482,7 +870,7 @@ state_of(struct cc_session *s, const char *name)
 		sqlite3_finalize(x->get);
 		sqlite3_finalize(x->put);
 		sqlite3_finalize(x->version);
-		sqlite3_close(x->st.db);
+		store_close(&x->st);
 		return NULL;
 	}
 	s->nstates++;

@@ -34,6 +34,14 @@ struct cc_turn {
  * (the spec's rule) rather than try again for every record.
  */
 #define CC_SESSION_ANSWERS 1
+/*
+ * CC_SESSION_CACHE, for the writer of turns (cc-route): cc_session_turns
+ * answers from each session's newest turns kept in process, and takes the
+ * write lock of sessions.db for the current batch to do so; it looks at
+ * the file's PRAGMA data_version once a batch and forgets everything kept
+ * when another process wrote.  Ignored with CC_SESSION_ANSWERS.
+ */
+#define CC_SESSION_CACHE 2
 struct cc_session *cc_session_open(const struct cc_config *cfg, int flags,
 	char *err, size_t errlen);
 void cc_session_close(struct cc_session *s);
@@ -45,8 +53,16 @@ const char *cc_session_error(struct cc_session *s);
 int cc_session_recent(struct cc_session *s, const char *session, time_t since,
 	struct cc_turn *turns, int max);
 /*
+ * The same turns (at most 32; answers only as cc_session_recent gives
+ * them), borrowed: *turns points at them until the next call of
+ * cc_session_turns or cc_session_close; a cc_session_add in between
+ * leaves them be.  -1 on a store error.
+ */
+int cc_session_turns(struct cc_session *s, const char *session, time_t since,
+	const struct cc_turn **turns, int max);
+/*
  * Record a turn (t->id is ignored); returns its id, or -1.  Turns are
- * written in transactions of up to 64 turns or 20 ms: this connection sees
+ * written in transactions of up to 1024 turns or 20 ms: this connection sees
  * them at once, other processes after cc_session_flush() or the next
  * commit.
  */

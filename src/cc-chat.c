@@ -80,6 +80,33 @@ on_sigint(int sig)
 	interrupted = 1;
 }
 
+/*
+ * poll(2) that a Ctrl-C always ends: SIGINT is blocked from the look at
+ * `interrupted` until ppoll waits, so one that comes in between is not
+ * left for after the wait.  It was: a Ctrl-C then let the answer run its
+ * whole time, or waited at the prompt and took the next key typed for
+ * itself (tests/chat.test failed so on a busy machine).  -1 with EINTR
+ * when interrupted, before the wait or in it.
+ */
+static int
+wait_for(struct pollfd *pf, nfds_t n)
+{
+	sigset_t block, old;
+	int rc;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (interrupted) {
+		errno = EINTR;
+		rc = -1;
+	} else {
+		rc = ppoll(pf, n, NULL, &old);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
 static char *
 new_session_id(void)
 {
@@ -446,12 +473,14 @@ ask(struct chat *c, const char *q, size_t qlen)
 		char buf[8192];
 		ssize_t k;
 
-		if (interrupted) {
-			cc_pipe_kill(&p);
-			cancelled = 1;
-			break;
-		}
-		if (poll(pf, 3, -1) < 0) {
+		if (wait_for(pf, 3) < 0) {
+			if (errno == EINTR && interrupted) {
+				/* this Ctrl-C is spent: the prompt must not see it */
+				interrupted = 0;
+				cc_pipe_kill(&p);
+				cancelled = 1;
+				break;
+			}
 			if (errno == EINTR)
 				continue;
 			cc_warn("poll: %s", strerror(errno));
@@ -698,7 +727,7 @@ repl(struct chat *c)
 	while (!c->quit) {
 		struct pollfd pf = { 0, POLLIN, 0 };
 
-		if (poll(&pf, 1, -1) < 0 && errno != EINTR)
+		if (wait_for(&pf, 1) < 0 && errno != EINTR)
 			break;
 		if (interrupted) {	/* Ctrl-C at the prompt: a fresh line */
 			interrupted = 0;

@@ -79,7 +79,7 @@ store(struct router *rt)
 
 	if (rt->store || rt->store_failed || rt->no_memory)
 		return rt->store;
-	rt->store = cc_session_open(&rt->cfg, 0, err, sizeof err);
+	rt->store = cc_session_open(&rt->cfg, CC_SESSION_CACHE, err, sizeof err);
 	if (!rt->store) {
 		/* spec: memory failure keeps routing, without context */
 		cc_warn("session memory unavailable, routing without context: %s", err);
@@ -287,7 +287,8 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 {
 	struct router *rt = ctx;
 	struct cc_rules_context rc = {0};
-	struct cc_turn turns[MAX_TURNS] = {{0}}, now_turn = {0};
+	const struct cc_turn *turns = NULL;
+	struct cc_turn now_turn = {0};
 	struct cc_lang_result lr;
 	struct cc_buf slots = {0};
 	struct verdict verdict = {0};
@@ -298,6 +299,7 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	jv ld;
 	int n = 0, prev = -1;
 	long long turn_id = -1;
+	const char *lost = NULL;	/* the store failed: given up at the end */
 	size_t qlen;
 	char *sid;
 
@@ -326,10 +328,10 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	/* the session's earlier turns within the memory window */
 	sid = rt->no_memory ? NULL : session_id(rec);
 	if (sid && store(rt)) {
-		n = cc_session_recent(rt->store, sid, rt->cfg.now - rt->window,
-		    turns, MAX_TURNS);
+		n = cc_session_turns(rt->store, sid, rt->cfg.now - rt->window,
+		    &turns, MAX_TURNS);
 		if (n < 0) {
-			store_lost(rt, rec->line, "cannot read session memory");
+			lost = "cannot read session memory";
 			n = 0;
 		}
 	}
@@ -386,7 +388,7 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		category = rt->domain->fallback_category;
 	}
 
-	if (sid && rt->store) {
+	if (sid && rt->store && !lost) {
 		char *qz = cc_xmalloc(qlen + 1);	/* q is not NUL-terminated */
 
 		memcpy(qz, q, qlen);
@@ -400,7 +402,7 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		};
 		turn_id = cc_session_add(rt->store, sid, &now_turn);
 		if (turn_id < 0)
-			store_lost(rt, rec->line, "cannot record the turn");
+			lost = "cannot record the turn";
 		free(qz);
 	}
 
@@ -492,9 +494,11 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	cc_jw_end(out);
 	cc_jw_end(out);
 
+	/* the turns are the store's: given up after their last use */
+	if (lost)
+		store_lost(rt, rec->line, lost);
 	jv_free(ld);
 	cc_buf_release(&slots);
-	cc_turns_release(turns, n);
 	free(sid);
 	return CC_RECORD_SET;
 }
