@@ -522,14 +522,6 @@ ask(struct chat *c, const char *q, size_t qlen)
 	cc_buf_release(&rec);
 
 	if (cancelled) {
-		/*
-		 * This Ctrl-C is spent.  Left set, the prompt took the next key
-		 * for another one: it printed ^C and a fresh line before the
-		 * line typed next, and cleared that line if the real next
-		 * Ctrl-C came while it was being read (tests/chat.test failed
-		 * so under load).
-		 */
-		interrupted = 0;
 		c->cancelled = 1;
 		if (st.any && !st.last_newline)
 			putchar('\n');
