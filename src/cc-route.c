@@ -272,7 +272,7 @@ write_slots(struct router *rt, struct cc_buf *b)
 	cc_jw_init(&w, b);
 	cc_jw_object(&w);
 	for (size_t i = 0; i < cc_rules_nslots(rt->rules); i++) {
-		const char *v = cc_rules_get(rt->rules, cc_rules_slot_name(rt->rules, i));
+		const char *v = cc_rules_value(rt->rules, (int)i);	/* by index: a name lookup each was quadratic */
 
 		if (v) {
 			cc_jw_key(&w, cc_rules_slot_name(rt->rules, i));
