@@ -218,7 +218,7 @@ struct vocabulary {
 	uint64_t *key;		/* open addressing over the vocabulary */
 	uint32_t *index;	/* key's row in the weights */
 	uint64_t cap;
-	size_t rows, nlabels;
+	size_t rows;
 };
 
 static uint32_t
@@ -266,7 +266,7 @@ struct cc_classify *
 cc_classify_train(const char *const *texts, const size_t *label, size_t n,
     const char *const *labels, size_t nlabels)
 {
-	struct vocabulary c = { .nlabels = nlabels };
+	struct vocabulary c = {0};
 	size_t labels_bytes = 0, len, cap, *nf = cc_xmalloc((n + 1) * sizeof *nf);
 	uint32_t **feat = cc_xmalloc((n + 1) * sizeof *feat);
 	size_t *order = cc_xmalloc((n + 1) * sizeof *order);

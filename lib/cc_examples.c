@@ -28,7 +28,6 @@ cc_examples_release(struct cc_examples *ex)
 		free(ex->labels[i]);
 	free(ex->texts);
 	free(ex->label);
-	free(ex->line);
 	free(ex->labels);
 	memset(ex, 0, sizeof *ex);
 }
@@ -195,11 +194,10 @@ cc_examples_read(const struct cc_config *cfg, const struct cc_domain *d,
 				ex_cap = ex_cap ? ex_cap * 2 : 256;
 				ex->texts = cc_xrealloc(ex->texts, ex_cap * sizeof *ex->texts);
 				ex->label = cc_xrealloc(ex->label, ex_cap * sizeof *ex->label);
-				ex->line = cc_xrealloc(ex->line, ex_cap * sizeof *ex->line);
 			}
 			ex->texts[ex->n] = cc_xstrdup(jv_string_value(q));
 			ex->label[ex->n] = label_index(ex, label);
-			ex->line[ex->n++] = lineno;
+			ex->n++;
 		}
 		jv_free(q);
 		jv_free(row);

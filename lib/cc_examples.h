@@ -38,7 +38,6 @@ extern const char *const cc_examples_slots[CC_EXAMPLES_NSLOTS];
 struct cc_examples {
 	char **texts;
 	size_t *label;		/* texts[i]'s label: an index into labels */
-	unsigned *line;		/* texts[i]'s line in the file */
 	size_t n;
 	char **labels;		/* label strings, in order of first use */
 	size_t nlabels;

@@ -522,7 +522,7 @@ done:
 	return ans;
 }
 
-/* ripgrep --json lines: the matches (and context lines) as entries. */
+/* ripgrep --json lines: the matches as entries (search_text reads its own). */
 static void
 rg_entries(struct cc_xtools *x, struct cc_buf *out, jv exclude, jv *list, size_t *total,
     int *truncated, jv *files)
@@ -540,7 +540,7 @@ rg_entries(struct cc_xtools *x, struct cc_buf *out, jv exclude, jv *list, size_t
 			continue;
 		}
 		type = str_of(ev, "type", &h1);
-		if (strcmp(type, "match") != 0 && strcmp(type, "context") != 0) {
+		if (strcmp(type, "match") != 0) {
 			jv_free(h1);
 			jv_free(ev);
 			continue;
@@ -557,24 +557,23 @@ rg_entries(struct cc_xtools *x, struct cc_buf *out, jv exclude, jv *list, size_t
 		text = jv_get_kind(lines) == JV_KIND_OBJECT ? str_of(lines, "text", &h3) :
 		    (h3 = jv_null(), "");
 		if (*file && jv_get_kind(num) == JV_KIND_NUMBER) {
-			int is_match = strcmp(type, "match") == 0, skip = 0;
+			int skip = 0;
 
 			snprintf(key, sizeof key, "%s:%.0f", rel(file), jv_number_value(num));
-			if (is_match && jv_get_kind(exclude) == JV_KIND_OBJECT) {
+			if (jv_get_kind(exclude) == JV_KIND_OBJECT) {
 				jv d = jv_object_get(jv_copy(exclude), jv_string(key));
 
 				skip = jv_get_kind(d) == JV_KIND_TRUE;
 				jv_free(d);
 			}
-			if (is_match && files)
+			if (files)
 				*files = jv_object_set(*files, jv_string(rel(file)), jv_true());
 			if (!skip) {
 				size_t tl = strlen(text);
 
 				while (tl && (text[tl - 1] == '\n' || text[tl - 1] == '\r'))
 					tl--;
-				if (is_match)
-					(*total)++;
+				(*total)++;
 				if (jv_array_length(jv_copy(*list)) < (int)x->max_results) {
 					jv o = jv_object_set(jv_object(), jv_string("file"),
 					    jv_string(rel(file)));
@@ -582,10 +581,8 @@ rg_entries(struct cc_xtools *x, struct cc_buf *out, jv exclude, jv *list, size_t
 					o = jv_object_set(o, jv_string("line"), jv_copy(num));
 					o = jv_object_set(o, jv_string("content"),
 					    jv_string_sized(text, (int)tl));
-					if (!is_match)
-						o = jv_object_set(o, jv_string("context"), jv_true());
 					*list = jv_array_append(*list, o);
-				} else if (is_match) {
+				} else {
 					*truncated = 1;
 				}
 			}
