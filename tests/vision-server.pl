@@ -17,27 +17,9 @@ use warnings;
 use IO::Socket::INET;
 
 my ($portfile, $logfile, $stubdir) = @ARGV;
-$SIG{PIPE} = 'IGNORE';
-$SIG{CHLD} = 'IGNORE';
-$SIG{ALRM} = sub { exit 0 };
-alarm 120;
-
-my $srv = IO::Socket::INET->new(LocalAddr => '127.0.0.1', LocalPort => 0,
-    Proto => 'tcp', Listen => 16, ReuseAddr => 1) or die "listen: $!";
-open my $pf, '>', "$portfile.tmp" or die;
-print $pf $srv->sockport, "\n";
-close $pf;
-rename "$portfile.tmp", $portfile or die;
-open my $log, '>>', $logfile or die;
-$log->autoflush(1);
-
-sub json_string {
-	my $s = shift;
-	$s =~ s/(["\\])/\\$1/g;
-	$s =~ s/\n/\\n/g;
-	$s =~ s/([\x00-\x1f])/sprintf '\\u%04x', ord $1/ge;
-	return "\"$s\"";
-}
+my $dir = $0 =~ m{^(.*)/} ? $1 : '.';
+require "$dir/test-server.pl";
+my ($srv, $log) = listen_local($portfile, $logfile, 120);
 
 sub reply {
 	my ($c, $status, $body) = @_;
