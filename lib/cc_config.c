@@ -113,6 +113,13 @@ cc_config_load(struct cc_config *cfg)
 }
 
 void
+cc_config_tick(struct cc_config *cfg)
+{
+	if (!cfg->now_frozen)
+		cfg->now = time(NULL);
+}
+
+void
 cc_config_release(struct cc_config *cfg)
 {
 	free(cfg->state_dir);

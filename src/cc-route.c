@@ -303,6 +303,8 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	size_t qlen;
 	char *sid;
 
+	cc_config_tick(&rt->cfg);
+
 	if (!(q = cc_record_query(rec, &qlen)))
 		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");
 
