@@ -51,6 +51,12 @@ void cc_config_release(struct cc_config *cfg);
  * $HOME/<home_dir>/concierge (fresh string): the XDG base directories.
  */
 char *cc_xdg_dir(const char *xdg_var, const char *home_dir);
+/*
+ * The cache directory (compiled rules, router models, fetched pages):
+ * CC_CACHE_DIR, else $XDG_CACHE_HOME/concierge, else ~/.cache/concierge
+ * (fresh string).
+ */
+char *cc_config_cache_dir(void);
 /* A freshly allocated path: <domain folder>/<name>. */
 char *cc_config_domain_path(const struct cc_config *cfg, const char *name);
 /*

@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <utf8proc.h>
 
 #include "cc_util.h"
 #include "cc_json.h"
@@ -160,6 +162,16 @@ struct cc_rules {
 	int inherited;		/* a value was copied from this scope */
 	char err[512];		/* the first problem */
 	struct cc_problems *problems;	/* cc_rules_check(): every problem */
+	/*
+	 * Loading with the cache: the patterns it holds, handed out in the
+	 * order compile_with() asks for them (the order of the file), or the
+	 * patterns compiled, kept in that order for the cache to write.
+	 */
+	pcre2_code **cached;
+	size_t ncached, next_cached;
+	pcre2_code **made;
+	size_t nmade;
+	int record;
 };
 
 enum { SCOPE_THIS, SCOPE_LAST, SCOPE_PREV };
@@ -259,11 +271,21 @@ compile_with(struct cc_rules *r, int line, const char *what, const char *src,
     uint32_t extra)
 {
 	size_t flen;
-	char *folded = cc_text_fold(src, strlen(src), &flen, CC_FOLD_KEEP_CASE);
+	char *folded;
 	int errcode;
 	PCRE2_SIZE erroff;
 	pcre2_code *re;
 
+	if (r->cached) {
+		if (r->next_cached < r->ncached) {
+			re = r->cached[r->next_cached];
+			r->cached[r->next_cached++] = NULL;
+			return re;
+		}
+		load_error(r, line, "%s: the rules cache is out of step", what);
+		return NULL;
+	}
+	folded = cc_text_fold(src, strlen(src), &flen, CC_FOLD_KEEP_CASE);
 	/*
 	 * No PCRE2_UCP, on purpose: with it \b and \w count kana and kanji as
 	 * word characters, so "wifi" in "Wifiの料金" has no word boundary.
@@ -282,6 +304,10 @@ compile_with(struct cc_rules *r, int line, const char *what, const char *src,
 		    what, src, (char *)msg, (size_t)erroff);
 	}
 	free(folded);
+	if (re && r->record) {
+		r->made = cc_xrealloc(r->made, (r->nmade + 1) * sizeof *r->made);
+		r->made[r->nmade++] = re;
+	}
 	return re;
 }
 
@@ -563,11 +589,21 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 		} else {
 			cc_buf_add(&r->cues[i].src, "|", 1);
 		}
-		/* check each line alone, so an error names the right line */
-		pcre2_code *re = compile(r, lineno, name, rest);
-		if (!re)
-			return -1;
-		pcre2_code_free(re);
+		/*
+		 * check each line alone, so an error names the right line (the
+		 * cache holds only rules that passed)
+		 */
+		if (!r->cached) {
+			int record = r->record;
+			pcre2_code *re;
+
+			r->record = 0;
+			re = compile(r, lineno, name, rest);
+			r->record = record;
+			if (!re)
+				return -1;
+			pcre2_code_free(re);
+		}
 		if (add_literals(r, rest, i) < 0)
 			r->cues[i].always = 1;
 		cc_buf_add(&r->cues[i].src, "(?:", 3);
@@ -765,8 +801,13 @@ finish(struct cc_rules *r)
 	return rc;
 }
 
+/*
+ * cached: patterns from the cache (n of them, all taken over, used or
+ * freed); record: keep the compiled patterns in r->made for the cache.
+ */
 static struct cc_rules *
-load(const char *path, char *err, size_t errlen, struct cc_problems *problems)
+load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
+    pcre2_code **cached, size_t ncached, int record)
 {
 	struct cc_rules *r = calloc(1, sizeof *r);
 	FILE *f = fopen(path, "r");
@@ -779,6 +820,9 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems)
 		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	r->path = cc_xstrdup(path);
 	r->problems = problems;
+	r->cached = cached;
+	r->ncached = ncached;
+	r->record = record;
 	r->lits = cc_litindex_new();
 	r->no_prefilter = getenv("CC_RULES_NO_PREFILTER") != NULL;
 	if (!f) {
@@ -798,6 +842,15 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems)
 		rc = -1;
 	if (find_slot(r, "agent") < 0)
 		rc = load_error(r, lineno, "no 'agent' slot");
+	if (rc == 0 && r->cached && r->next_cached != r->ncached)
+		rc = load_error(r, lineno, "the rules cache is out of step");
+	if (r->cached) {
+		for (size_t i = r->next_cached; i < r->ncached; i++)
+			pcre2_code_free(r->cached[i]);
+		free(r->cached);
+		r->cached = NULL;
+	}
+	r->record = 0;
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", r->err);
 		cc_rules_free(r);
@@ -811,7 +864,7 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems)
 struct cc_rules *
 cc_rules_load(const char *path, char *err, size_t errlen)
 {
-	return load(path, err, errlen, NULL);
+	return load(path, err, errlen, NULL, NULL, 0, 0);
 }
 
 struct cc_rules *
@@ -819,7 +872,7 @@ cc_rules_check(const char *path, struct cc_problems *p)
 {
 	char err[512];
 
-	return load(path, err, sizeof err, p);
+	return load(path, err, sizeof err, p, NULL, 0, 0);
 }
 
 void
@@ -892,6 +945,7 @@ cc_rules_free(struct cc_rules *r)
 	cc_litindex_free(r->lits);
 	free(r->path);
 	pcre2_match_data_free(r->md);
+	free(r->made);
 	free(r);
 }
 
@@ -1505,4 +1559,219 @@ cc_rules_write_outputs(const struct cc_rules *r, struct cc_jw *w)
 			break;
 		}
 	}
+}
+
+/* ---- the compiled patterns, cached ---- */
+
+/*
+ * The file: a header of five little-endian 64-bit words after the magic
+ * (the key, the number of patterns, the payload's length, its FNV-1a
+ * checksum, and the sum of the header words before it), then PCRE2's own
+ * serialisation of the patterns (pcre2_serialize_encode).  The key is a
+ * hash of the rules text, this program's version, PCRE2's and utf8proc's
+ * (the patterns are compiled from folded text), and CACHE_FORMAT: any of
+ * them changing makes the file another key's, and it is compiled and
+ * written again.  PCRE2 trusts what it decodes (it reads each pattern's
+ * length from the data), so nothing reaches it before the length and the
+ * checksum have been checked: a truncated or damaged file is ignored.
+ */
+#define CACHE_MAGIC "concierge rules cache\n\0\0"	/* 24 bytes */
+#define CACHE_FORMAT 1
+#define CACHE_HEAD (24 + 5 * 8)
+#define CACHE_MAX (64u << 20)
+
+static uint64_t
+fnv64(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t
+get64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static void
+put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+/* Read a whole small file; NULL if it cannot be read or is too large. */
+static unsigned char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *data = NULL;
+	size_t n = 0, cap = 0, k;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n == cap) {
+			if (cap >= CACHE_MAX) {
+				free(data);
+				fclose(f);
+				return NULL;
+			}
+			cap = cap ? 2 * cap : 65536;
+			data = cc_xrealloc(data, cap);
+		}
+		k = fread(data + n, 1, cap - n, f);
+		n += k;
+	} while (k > 0);
+	if (ferror(f)) {
+		free(data);
+		data = NULL;
+	}
+	fclose(f);
+	*len = n;
+	return data;
+}
+
+static int
+rules_key(const char *path, uint64_t *key)
+{
+	char v[64];
+	size_t n;
+	unsigned char *text = slurp(path, &n);
+	uint64_t h = 0xcbf29ce484222325ULL, f = CACHE_FORMAT;
+
+	if (!text)
+		return -1;
+	h = fnv64(h, &f, sizeof f);
+	h = fnv64(h, PACKAGE_VERSION, sizeof PACKAGE_VERSION);
+	pcre2_config(PCRE2_CONFIG_VERSION, v);
+	h = fnv64(h, v, strlen(v) + 1);
+	h = fnv64(h, utf8proc_version(), strlen(utf8proc_version()) + 1);
+	*key = fnv64(h, text, n);
+	free(text);
+	return 0;
+}
+
+int
+cc_rules_cache_decode(const unsigned char *data, size_t len, uint64_t key,
+    void ***codes)
+{
+	uint64_t n, plen, sum, hsum = 0xcbf29ce484222325ULL;
+	pcre2_code **v;
+	int32_t got;
+
+	*codes = NULL;
+	if (len < CACHE_HEAD || memcmp(data, CACHE_MAGIC, 24) != 0)
+		return -1;
+	hsum = fnv64(hsum, data, CACHE_HEAD - 8);
+	if (get64(data + CACHE_HEAD - 8) != hsum || get64(data + 24) != key)
+		return -1;
+	n = get64(data + 32);
+	plen = get64(data + 40);
+	sum = get64(data + 48);
+	if (plen != len - CACHE_HEAD || n == 0 || n > 4 * MAX_CUES * 64 ||
+	    fnv64(0xcbf29ce484222325ULL, data + CACHE_HEAD, plen) != sum ||
+	    pcre2_serialize_get_number_of_codes(data + CACHE_HEAD) != (int32_t)n)
+		return -1;
+	v = calloc(n, sizeof *v);
+	if (!v)
+		return -1;
+	if ((got = pcre2_serialize_decode(v, (int32_t)n, data + CACHE_HEAD, NULL)) != (int32_t)n) {
+		for (int32_t i = 0; got > 0 && i < got; i++)
+			pcre2_code_free(v[i]);
+		free(v);
+		return -1;
+	}
+	*codes = (void **)v;
+	return (int)n;
+}
+
+char *
+cc_rules_cache_path(const char *cache_dir, const char *rules_path)
+{
+	char real[4096], *p;
+	const char *name = realpath(rules_path, real) ? real : rules_path;
+	size_t n = strlen(cache_dir) + 48;
+
+	p = cc_xmalloc(n);
+	snprintf(p, n, "%s/rules-%016llx.pcre2", cache_dir,
+	    (unsigned long long)fnv64(0xcbf29ce484222325ULL, name, strlen(name)));
+	return p;
+}
+
+/* Write the patterns r compiled, atomically; a failure only costs time. */
+static void
+cache_write(const char *cache_dir, const char *file, uint64_t key, struct cc_rules *r)
+{
+	uint8_t *bytes = NULL;
+	PCRE2_SIZE size;
+	unsigned char head[CACHE_HEAD];
+	char *tmp;
+	size_t n = strlen(file) + 8;
+	int fd, ok;
+	FILE *f;
+
+	if (!r->nmade || cc_mkdirs(cache_dir) < 0 ||
+	    pcre2_serialize_encode((const pcre2_code **)r->made, (int32_t)r->nmade,
+	    &bytes, &size, NULL) < 0)
+		return;
+	memcpy(head, CACHE_MAGIC, 24);
+	put64(head + 24, key);
+	put64(head + 32, r->nmade);
+	put64(head + 40, size);
+	put64(head + 48, fnv64(0xcbf29ce484222325ULL, bytes, size));
+	put64(head + 56, fnv64(0xcbf29ce484222325ULL, head, CACHE_HEAD - 8));
+	tmp = cc_xmalloc(n);
+	snprintf(tmp, n, "%s.XXXXXX", file);
+	if ((fd = mkstemp(tmp)) >= 0) {
+		if (!(f = fdopen(fd, "wb"))) {
+			close(fd);
+			ok = 0;
+		} else {
+			ok = fwrite(head, 1, sizeof head, f) == sizeof head &&
+			    fwrite(bytes, 1, size, f) == size;
+			ok = fclose(f) == 0 && ok;
+		}
+		if (!ok || rename(tmp, file) < 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	pcre2_serialize_free(bytes);
+}
+
+struct cc_rules *
+cc_rules_load_cached(const char *path, const char *cache_dir, char *err, size_t errlen)
+{
+	struct cc_rules *r = NULL;
+	unsigned char *data;
+	char *file;
+	void **codes;
+	uint64_t key;
+	size_t len;
+	int n;
+
+	if (!cache_dir || !*cache_dir || rules_key(path, &key) < 0)
+		return load(path, err, errlen, NULL, NULL, 0, 0);
+	file = cc_rules_cache_path(cache_dir, path);
+	if ((data = slurp(file, &len))) {
+		if ((n = cc_rules_cache_decode(data, len, key, &codes)) > 0)
+			r = load(path, err, errlen, NULL, (pcre2_code **)codes, (size_t)n, 0);
+		free(data);
+	}
+	if (!r && (r = load(path, err, errlen, NULL, NULL, 0, 1)))
+		cache_write(cache_dir, file, key, r);
+	if (r) {
+		free(r->made);
+		r->made = NULL;
+		r->nmade = 0;
+	}
+	free(file);
+	return r;
 }
