@@ -1659,9 +1659,12 @@ rules_key(const char *path, uint64_t *key)
 	return 0;
 }
 
-int
-cc_rules_cache_decode(const unsigned char *data, size_t len, uint64_t key,
-    void ***codes)
+/*
+ * The patterns in a cache file's bytes written for key: their number, and
+ * *codes a fresh array of them; -1 when the bytes are not such a file.
+ */
+static int
+cache_decode(const unsigned char *data, size_t len, uint64_t key, pcre2_code ***codes)
 {
 	uint64_t n, plen, sum, hsum = 0xcbf29ce484222325ULL;
 	pcre2_code **v;
@@ -1689,8 +1692,21 @@ cc_rules_cache_decode(const unsigned char *data, size_t len, uint64_t key,
 		free(v);
 		return -1;
 	}
-	*codes = (void **)v;
+	*codes = v;
 	return (int)n;
+}
+
+int
+cc_rules_cache_check(const unsigned char *data, size_t len, uint64_t key)
+{
+	pcre2_code **v;
+	int n = cache_decode(data, len, key, &v);
+
+	for (int i = 0; i < n; i++)
+		pcre2_code_free(v[i]);
+	if (n > 0)
+		free(v);
+	return n;
 }
 
 char *
@@ -1752,7 +1768,7 @@ cc_rules_load_cached(const char *path, const char *cache_dir, char *err, size_t 
 	struct cc_rules *r = NULL;
 	unsigned char *data;
 	char *file;
-	void **codes;
+	pcre2_code **codes;
 	uint64_t key;
 	size_t len;
 	int n;
@@ -1761,8 +1777,8 @@ cc_rules_load_cached(const char *path, const char *cache_dir, char *err, size_t 
 		return load(path, err, errlen, NULL, NULL, 0, 0);
 	file = cc_rules_cache_path(cache_dir, path);
 	if ((data = slurp(file, &len))) {
-		if ((n = cc_rules_cache_decode(data, len, key, &codes)) > 0)
-			r = load(path, err, errlen, NULL, (pcre2_code **)codes, (size_t)n, 0);
+		if ((n = cache_decode(data, len, key, &codes)) > 0)
+			r = load(path, err, errlen, NULL, codes, (size_t)n, 0);
 		free(data);
 	}
 	if (!r && (r = load(path, err, errlen, NULL, NULL, 0, 1)))

@@ -51,13 +51,11 @@ struct cc_rules *cc_rules_load_cached(const char *path, const char *cache_dir,
 	char *err, size_t errlen);
 char *cc_rules_cache_path(const char *cache_dir, const char *rules_path);	/* fresh */
 /*
- * The patterns in a cache file's bytes written for key: their number,
- * and *codes a fresh array of that many pcre2_code pointers (each freed
- * with pcre2_code_free); -1 when the file is not such a file.  For the
- * fuzz target.
+ * How many patterns a cache file's bytes hold for key (decoded, then
+ * freed), or -1 when they are not such a file: the reader the loader
+ * uses, for the fuzz target.
  */
-int cc_rules_cache_decode(const unsigned char *data, size_t len, uint64_t key,
-	void ***codes);
+int cc_rules_cache_check(const unsigned char *data, size_t len, uint64_t key);
 /*
  * cc_rules_load() that reads on past a problem and reports every one to p
  * as "path:line: why" (cc-domain check); NULL when there was one.  A
