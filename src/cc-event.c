@@ -73,8 +73,8 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		    cc_domain_agent(a->domain, jv_string_value(agent))->answer != CC_ANSWER_EVENTS;
 		jv_free(agent);
 		/* the opening only when the route asks how it is open */
-		if (other || (day_only && (!cc_event_has_opening(a->sources) ||
-		    !v[1] || *v[1] != '"')))
+		if (other || (day_only && (!v[1] || *v[1] != '"' ||
+		    !cc_event_has_opening(a->sources))))
 			return CC_RECORD_PASS;
 		if (day_only && v[2] && *v[2] == '"')
 			cont = cc_json_to_jv(v[2], l[2]);
