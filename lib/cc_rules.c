@@ -116,6 +116,16 @@ struct fix {
 	int always;
 };
 
+/* What a rules cache file holds (the end of this file). */
+struct cache {
+	pcre2_code **codes;	/* taken over by the loader */
+	size_t ncodes;
+	const unsigned char *flags;	/* into the file's bytes */
+	size_t nflags;
+	const unsigned char *lits;	/* the literals, checked */
+	size_t nlits;
+};
+
 struct cc_rules {
 	char *path;
 	struct cue cues[MAX_CUES];
@@ -169,6 +179,7 @@ struct cc_rules {
 	 */
 	pcre2_code **cached;
 	size_t ncached, next_cached;
+	const struct cache *cache;	/* and the prefilter's flags and literals */
 	pcre2_code **made;
 	size_t nmade;
 	int record;
@@ -321,8 +332,13 @@ static int
 add_literals(struct cc_rules *r, const char *src, int target)
 {
 	size_t n;
-	char *folded = cc_text_fold(src, strlen(src), &n, CC_FOLD_KEEP_CASE);
-	int rc = cc_litindex_add_pattern(r->lits, folded, target);
+	char *folded;
+	int rc;
+
+	if (r->cached)	/* the cache has the index and the flags (cache_apply) */
+		return 0;
+	folded = cc_text_fold(src, strlen(src), &n, CC_FOLD_KEEP_CASE);
+	rc = cc_litindex_add_pattern(r->lits, folded, target);
 
 	free(folded);
 	return rc;
@@ -801,13 +817,16 @@ finish(struct cc_rules *r)
 	return rc;
 }
 
+static int cache_apply(struct cc_rules *r);
+
 /*
- * cached: patterns from the cache (n of them, all taken over, used or
- * freed); record: keep the compiled patterns in r->made for the cache.
+ * cache: what the cache holds (its patterns all taken over, used or
+ * freed), or NULL; record: keep the compiled patterns in r->made for the
+ * cache.
  */
 static struct cc_rules *
 load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
-    pcre2_code **cached, size_t ncached, int record)
+    struct cache *cache, int record)
 {
 	struct cc_rules *r = calloc(1, sizeof *r);
 	FILE *f = fopen(path, "r");
@@ -820,8 +839,12 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
 		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	r->path = cc_xstrdup(path);
 	r->problems = problems;
-	r->cached = cached;
-	r->ncached = ncached;
+	if (cache) {
+		r->cache = cache;
+		r->cached = cache->codes;
+		r->ncached = cache->ncodes;
+		cache->codes = NULL;
+	}
 	r->record = record;
 	r->lits = cc_litindex_new();
 	r->no_prefilter = getenv("CC_RULES_NO_PREFILTER") != NULL;
@@ -842,7 +865,7 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
 		rc = -1;
 	if (find_slot(r, "agent") < 0)
 		rc = load_error(r, lineno, "no 'agent' slot");
-	if (rc == 0 && r->cached && r->next_cached != r->ncached)
+	if (rc == 0 && r->cached && (r->next_cached != r->ncached || cache_apply(r) < 0))
 		rc = load_error(r, lineno, "the rules cache is out of step");
 	if (r->cached) {
 		for (size_t i = r->next_cached; i < r->ncached; i++)
@@ -850,6 +873,7 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
 		free(r->cached);
 		r->cached = NULL;
 	}
+	r->cache = NULL;
 	r->record = 0;
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", r->err);
@@ -864,7 +888,7 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
 struct cc_rules *
 cc_rules_load(const char *path, char *err, size_t errlen)
 {
-	return load(path, err, errlen, NULL, NULL, 0, 0);
+	return load(path, err, errlen, NULL, NULL, 0);
 }
 
 struct cc_rules *
@@ -872,7 +896,7 @@ cc_rules_check(const char *path, struct cc_problems *p)
 {
 	char err[512];
 
-	return load(path, err, sizeof err, p, NULL, 0, 0);
+	return load(path, err, sizeof err, p, NULL, 0);
 }
 
 void
@@ -1564,19 +1588,27 @@ cc_rules_write_outputs(const struct cc_rules *r, struct cc_jw *w)
 /* ---- the compiled patterns, cached ---- */
 
 /*
- * The file: a header of five little-endian 64-bit words after the magic
- * (the key, the number of patterns, the payload's length, its FNV-1a
- * checksum, and the sum of the header words before it), then PCRE2's own
- * serialisation of the patterns (pcre2_serialize_encode).  The key is a
- * hash of the rules text, this program's version, PCRE2's and utf8proc's
- * (the patterns are compiled from folded text), and CACHE_FORMAT: any of
- * them changing makes the file another key's, and it is compiled and
- * written again.  PCRE2 trusts what it decodes (it reads each pattern's
- * length from the data), so nothing reaches it before the length and the
- * checksum have been checked: a truncated or damaged file is ignored.
+ * The file: the magic, then five little-endian 64-bit words (the key,
+ * the number of patterns, the payload's length, its FNV-1a checksum, and
+ * the checksum of the header words before it), then the payload:
+ *
+ *   u64 n, then PCRE2's serialisation of the patterns (n bytes,
+ *       pcre2_serialize_encode), in the order the loader compiles them;
+ *   u64 n, then n bytes: each cue's and then each fix's prefilter flag
+ *       (1: no literals, always run);
+ *   u64 n, then n literals of the prefilter's index, in the order they
+ *       were filed: u32 target, u32 length, the folded bytes.
+ *
+ * The key is a hash of the rules text, this program's version, PCRE2's
+ * and utf8proc's (the patterns and literals are folded text), and
+ * CACHE_FORMAT: any of them changing makes the file another key's, and
+ * it is compiled and written again.  PCRE2 trusts what it decodes (it
+ * reads each pattern's length from the data), so nothing reaches it
+ * before the lengths and the checksum have been checked: a truncated or
+ * damaged file is ignored.
  */
 #define CACHE_MAGIC "concierge rules cache\n\0\0"	/* 24 bytes */
-#define CACHE_FORMAT 1
+#define CACHE_FORMAT 2
 #define CACHE_HEAD (24 + 5 * 8)
 #define CACHE_MAX (64u << 20)
 
@@ -1600,11 +1632,36 @@ get64(const unsigned char *p)
 	return v;
 }
 
+static uint32_t
+get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
 static void
 put64(unsigned char *p, uint64_t v)
 {
 	for (int i = 0; i < 8; i++, v >>= 8)
 		p[i] = (unsigned char)v;
+}
+
+static void
+add64(struct cc_buf *b, uint64_t v)
+{
+	unsigned char p[8];
+
+	put64(p, v);
+	cc_buf_add(b, (const char *)p, 8);
+}
+
+static void
+add32(struct cc_buf *b, uint32_t v)
+{
+	unsigned char p[4] = { (unsigned char)v, (unsigned char)(v >> 8),
+		(unsigned char)(v >> 16), (unsigned char)(v >> 24) };
+
+	cc_buf_add(b, (const char *)p, 4);
 }
 
 /* Read a whole small file; NULL if it cannot be read or is too large. */
@@ -1659,53 +1716,130 @@ rules_key(const char *path, uint64_t *key)
 	return 0;
 }
 
+/* A section "u64 n, then n units": 0 and *at past it, or -1. */
+static int
+section(const unsigned char *p, size_t len, size_t *at, uint64_t unit, uint64_t *n)
+{
+	if (len - *at < 8)
+		return -1;
+	*n = get64(p + *at);
+	*at += 8;
+	if (*n > (len - *at) / unit)
+		return -1;
+	return 0;
+}
+
 /*
- * The patterns in a cache file's bytes written for key: their number, and
- * *codes a fresh array of them; -1 when the bytes are not such a file.
+ * What a cache file's bytes hold for key, into c (the patterns decoded,
+ * the rest pointing into data); 0, or -1 when they are not such a file.
  */
 static int
-cache_decode(const unsigned char *data, size_t len, uint64_t key, pcre2_code ***codes)
+cache_decode(const unsigned char *data, size_t len, uint64_t key, struct cache *c)
 {
-	uint64_t n, plen, sum, hsum = 0xcbf29ce484222325ULL;
+	const unsigned char *p = data + CACHE_HEAD;
+	uint64_t n, plen, sum, s1, nflags, nlits;
+	size_t at = 0;
 	pcre2_code **v;
 	int32_t got;
 
-	*codes = NULL;
+	memset(c, 0, sizeof *c);
 	if (len < CACHE_HEAD || memcmp(data, CACHE_MAGIC, 24) != 0)
 		return -1;
-	hsum = fnv64(hsum, data, CACHE_HEAD - 8);
-	if (get64(data + CACHE_HEAD - 8) != hsum || get64(data + 24) != key)
+	if (get64(data + CACHE_HEAD - 8) != fnv64(0xcbf29ce484222325ULL, data, CACHE_HEAD - 8) ||
+	    get64(data + 24) != key)
 		return -1;
 	n = get64(data + 32);
 	plen = get64(data + 40);
 	sum = get64(data + 48);
 	if (plen != len - CACHE_HEAD || n == 0 || n > 4 * MAX_CUES * 64 ||
-	    fnv64(0xcbf29ce484222325ULL, data + CACHE_HEAD, plen) != sum ||
-	    pcre2_serialize_get_number_of_codes(data + CACHE_HEAD) != (int32_t)n)
+	    fnv64(0xcbf29ce484222325ULL, p, plen) != sum)
 		return -1;
-	v = calloc(n, sizeof *v);
-	if (!v)
+	/* the three sections, each within the payload */
+	if (section(p, plen, &at, 1, &s1) < 0 || s1 < 16)
 		return -1;
-	if ((got = pcre2_serialize_decode(v, (int32_t)n, data + CACHE_HEAD, NULL)) != (int32_t)n) {
-		for (int32_t i = 0; got > 0 && i < got; i++)
-			pcre2_code_free(v[i]);
-		free(v);
-		return -1;
+	{
+		const unsigned char *codes = p + at;
+		size_t fl;
+
+		at += s1;
+		if (section(p, plen, &at, 1, &nflags) < 0)
+			return -1;
+		c->flags = p + at;
+		c->nflags = nflags;
+		at += nflags;
+		if (section(p, plen, &at, 8, &nlits) < 0)
+			return -1;
+		c->lits = p + at;
+		c->nlits = nlits;
+		for (uint64_t i = 0; i < nlits; i++) {
+			if (plen - at < 8 || (fl = get32(p + at + 4)) == 0 || fl > plen - at - 8)
+				return -1;
+			at += 8 + fl;
+		}
+		if (at != plen || pcre2_serialize_get_number_of_codes(codes) != (int32_t)n)
+			return -1;
+		v = calloc(n, sizeof *v);
+		if (!v)
+			return -1;
+		if ((got = pcre2_serialize_decode(v, (int32_t)n, codes, NULL)) != (int32_t)n) {
+			for (int32_t i = 0; got > 0 && i < got; i++)
+				pcre2_code_free(v[i]);
+			free(v);
+			return -1;
+		}
 	}
-	*codes = v;
-	return (int)n;
+	c->codes = v;
+	c->ncodes = n;
+	return 0;
+}
+
+static void
+cache_release(struct cache *c)
+{
+	for (size_t i = 0; c->codes && i < c->ncodes; i++)
+		pcre2_code_free(c->codes[i]);
+	free(c->codes);
+	c->codes = NULL;
+}
+
+/*
+ * After a load from the cache: the prefilter's flags and literals, as the
+ * compile would have set them.  -1 when they do not fit these rules.
+ */
+static int
+cache_apply(struct cc_rules *r)
+{
+	const struct cache *c = r->cache;
+	const unsigned char *p = c->lits;
+
+	if (c->nflags != r->ncues + r->nfixes)
+		return -1;
+	for (size_t i = 0; i < r->ncues; i++)
+		r->cues[i].always = c->flags[i] != 0;
+	for (size_t i = 0; i < r->nfixes; i++)
+		r->fixes[i].always = c->flags[r->ncues + i] != 0;
+	for (size_t i = 0; i < c->nlits; i++) {
+		uint32_t target = get32(p), n = get32(p + 4);
+
+		/* a target the scan's hits have no room for */
+		if (target >= MAX_CUES + r->nfixes || (target >= r->ncues && target < MAX_CUES))
+			return -1;
+		cc_litindex_add_literal(r->lits, (const char *)p + 8, n, (int)target);
+		p += 8 + n;
+	}
+	return 0;
 }
 
 int
 cc_rules_cache_check(const unsigned char *data, size_t len, uint64_t key)
 {
-	pcre2_code **v;
-	int n = cache_decode(data, len, key, &v);
+	struct cache c;
+	int n;
 
-	for (int i = 0; i < n; i++)
-		pcre2_code_free(v[i]);
-	if (n > 0)
-		free(v);
+	if (cache_decode(data, len, key, &c) < 0)
+		return -1;
+	n = (int)c.ncodes;
+	cache_release(&c);
 	return n;
 }
 
@@ -1722,13 +1856,14 @@ cc_rules_cache_path(const char *cache_dir, const char *rules_path)
 	return p;
 }
 
-/* Write the patterns r compiled, atomically; a failure only costs time. */
+/* Write what r compiled, atomically; a failure only costs time. */
 static void
 cache_write(const char *cache_dir, const char *file, uint64_t key, struct cc_rules *r)
 {
 	uint8_t *bytes = NULL;
 	PCRE2_SIZE size;
 	unsigned char head[CACHE_HEAD];
+	struct cc_buf pay = {0};
 	char *tmp;
 	size_t n = strlen(file) + 8;
 	int fd, ok;
@@ -1738,11 +1873,29 @@ cache_write(const char *cache_dir, const char *file, uint64_t key, struct cc_rul
 	    pcre2_serialize_encode((const pcre2_code **)r->made, (int32_t)r->nmade,
 	    &bytes, &size, NULL) < 0)
 		return;
+	add64(&pay, size);
+	cc_buf_add(&pay, (const char *)bytes, size);
+	pcre2_serialize_free(bytes);
+	add64(&pay, r->ncues + r->nfixes);
+	for (size_t i = 0; i < r->ncues; i++)
+		cc_buf_add(&pay, r->cues[i].always ? "\1" : "\0", 1);
+	for (size_t i = 0; i < r->nfixes; i++)
+		cc_buf_add(&pay, r->fixes[i].always ? "\1" : "\0", 1);
+	add64(&pay, cc_litindex_size(r->lits));
+	for (size_t i = 0; i < cc_litindex_size(r->lits); i++) {
+		size_t len;
+		int target;
+		const char *s = cc_litindex_get(r->lits, i, &len, &target);
+
+		add32(&pay, (uint32_t)target);
+		add32(&pay, (uint32_t)len);
+		cc_buf_add(&pay, s, len);
+	}
 	memcpy(head, CACHE_MAGIC, 24);
 	put64(head + 24, key);
 	put64(head + 32, r->nmade);
-	put64(head + 40, size);
-	put64(head + 48, fnv64(0xcbf29ce484222325ULL, bytes, size));
+	put64(head + 40, pay.len);
+	put64(head + 48, fnv64(0xcbf29ce484222325ULL, pay.data, pay.len));
 	put64(head + 56, fnv64(0xcbf29ce484222325ULL, head, CACHE_HEAD - 8));
 	tmp = cc_xmalloc(n);
 	snprintf(tmp, n, "%s.XXXXXX", file);
@@ -1752,14 +1905,14 @@ cache_write(const char *cache_dir, const char *file, uint64_t key, struct cc_rul
 			ok = 0;
 		} else {
 			ok = fwrite(head, 1, sizeof head, f) == sizeof head &&
-			    fwrite(bytes, 1, size, f) == size;
+			    fwrite(pay.data, 1, pay.len, f) == pay.len;
 			ok = fclose(f) == 0 && ok;
 		}
 		if (!ok || rename(tmp, file) < 0)
 			unlink(tmp);
 	}
 	free(tmp);
-	pcre2_serialize_free(bytes);
+	cc_buf_release(&pay);
 }
 
 struct cc_rules *
@@ -1767,21 +1920,20 @@ cc_rules_load_cached(const char *path, const char *cache_dir, char *err, size_t 
 {
 	struct cc_rules *r = NULL;
 	unsigned char *data;
+	struct cache c;
 	char *file;
-	pcre2_code **codes;
 	uint64_t key;
 	size_t len;
-	int n;
 
 	if (!cache_dir || !*cache_dir || rules_key(path, &key) < 0)
-		return load(path, err, errlen, NULL, NULL, 0, 0);
+		return load(path, err, errlen, NULL, NULL, 0);
 	file = cc_rules_cache_path(cache_dir, path);
 	if ((data = slurp(file, &len))) {
-		if ((n = cache_decode(data, len, key, &codes)) > 0)
-			r = load(path, err, errlen, NULL, codes, (size_t)n, 0);
+		if (cache_decode(data, len, key, &c) == 0)
+			r = load(path, err, errlen, NULL, &c, 0);
 		free(data);
 	}
-	if (!r && (r = load(path, err, errlen, NULL, NULL, 0, 1)))
+	if (!r && (r = load(path, err, errlen, NULL, NULL, 1)))
 		cache_write(cache_dir, file, key, r);
 	if (r) {
 		free(r->made);
