@@ -525,8 +525,11 @@ ask(struct chat *c, const char *q, size_t qlen)
 		int dead = c->running_lang == (c->lang != NULL);
 		int s = pipeline_stop(c, 1);
 
-		if (dead)
+		if (dead) {	/* its status is the chat's, as it would have been */
 			cc_warn("the pipeline stopped (exit status %d): starting it again", s);
+			if (s > c->worst)
+				c->worst = s;
+		}
 	}
 	interrupted = 0;
 	if (!c->running && pipeline_start(c) < 0) {
