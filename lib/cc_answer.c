@@ -335,7 +335,13 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 			}
 			jv_free(route1);
 			cc_answer_release(&day);
-			for (int j = 0; j < n; j++) {
+			/*
+			 * A passage about this aspect alone first (the fees, not
+			 * the equipment's material costs; the address, not the
+			 * floor guide), then any that covers it.
+			 */
+			for (int pass = 0, found = 0; pass < 2 && !found; pass++)
+			for (int j = 0, only = pass == 0; j < n; j++) {
 				jv r = jv_array_get(jv_copy(results), j);
 				const char *l = str(r, "language", &keep);
 				const char *c = str(r, "category", &keep);
@@ -350,7 +356,8 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 				}
 				if (!seen && id && content && l && strcmp(l, lang) == 0 &&
 				    (!place || (c && strcmp(c, place) == 0)) &&
-				    (!aspect || cc_csv_has(types, aspect))) {
+				    (!aspect || cc_csv_has(types, aspect)) &&
+				    (!only || !aspect || (types && strcmp(types, aspect) == 0))) {
 					if (nparts++)
 						cc_buf_add(&parts, "\n\n", 2);
 					cc_buf_add(&parts, content, strlen(content));
@@ -358,6 +365,7 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 					a->passages = jv_array_append(a->passages, jv_string(id));
 					add_source(a, "knowledge_base");
 					jv_free(r);
+					found = 1;
 					break;
 				}
 				jv_free(r);
