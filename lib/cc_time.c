@@ -1543,12 +1543,16 @@ resolve(const struct reading *rd, const struct phrase *p, struct mention *m)
 	 * with no month named, this month's, or next month's once passed.
 	 */
 	if (p->has_weekday && !p->nth && (p->qual == Q_FINAL ||
-	    (p->qual == Q_LAST && (p->has_monthrel || p->has_month)))) {
+	    (p->qual == Q_LAST && (p->has_monthrel || p->has_month)) ||
+	    (p->has_monthpart && p->monthpart == MP_END))) {
 		struct cc_date ms = p->has_monthrel ? month_start(t, p->monthrel) :
+		    p->has_monthpart && p->monthpart_rel != NO_REL && !p->has_month ?
+		    month_start(t, p->monthpart_rel) :
 		    p->has_month ? (struct cc_date){ p->month_year ? p->month_year :
 		    (p->month >= t.month ? t.year : t.year + 1), p->month, 1 } :
 		    month_start(t, 0);
-		int fixed = (p->has_monthrel && !p->monthrel_generic) || p->has_month;
+		int fixed = (p->has_monthrel && !p->monthrel_generic) || p->has_month ||
+		    (p->has_monthpart && p->monthpart_rel != NO_REL);
 
 		for (int tries = 0; tries < 2; tries++) {
 			struct cc_date e = month_end(ms);
@@ -2435,7 +2439,7 @@ respell(const char *q, size_t len, size_t *outlen)
 
 static const char *const rest_words[] = {
 	"rest of", "remainder of", "remaining", "later this", "what's left of",
-	"what is left of", "残り", "のこり", "いっぱい", "中に", "このあと",
+	"what is left of", "残り", "のこり", "いつぱい", "中に", "このあと",
 	"この後", "これから", "今日以降", "あと", NULL,
 };
 
