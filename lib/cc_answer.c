@@ -573,6 +573,70 @@ cell_span(const char *s, int *from, int *to)
 	return -1;
 }
 
+/* Add table.total {total}: the sum of the cells (numbers with thousands
+ * commas) of column col in the given rows. */
+static void
+cell_total(const struct cc_answerer *ar, struct cc_answer *a,
+    const struct cell_table *t, int col, const int *rows, int nrows,
+    const char *lang)
+{
+	const char *fmt = cc_texts_get(ar->texts, "table.total", lang, NULL);
+	long sum = 0;
+	char total[32], digits[32];
+	int n = 0, o = 0;
+
+	if (!fmt)
+		return;
+	for (int k = 0; k < nrows; k++) {
+		long v = 0;
+		int any = 0;
+
+		for (const char *p = t->row[rows[k]][col]; *p; p++)
+			if (isdigit((unsigned char)*p)) {
+				v = v * 10 + (*p - '0');
+				any = 1;
+			} else if (*p != ',') {
+				return;	/* not a plain number */
+			}
+		if (!any || v > 100000000L)
+			return;
+		sum += v;
+	}
+	n = snprintf(digits, sizeof digits, "%ld", sum);
+	for (int k = 0; k < n; k++) {
+		if (k && (n - k) % 3 == 0)
+			total[o++] = ',';
+		total[o++] = digits[k];
+	}
+	total[o] = '\0';
+	{
+		struct cc_var v[] = { { "total", total, 0 }, { 0 } };
+
+		cc_buf_add(&a->text, "\n", 1);
+		cc_texts_fill(&a->text, fmt, v);
+	}
+}
+
+/* 1 if q holds h's first n bytes followed by the number d as a word
+ * (Room one, 会議室二): a header "Room 1" named another way. */
+static int
+number_named(const char *q, const char *h, size_t n, int d)
+{
+	static const char *const words[][2] = { {"one", "一"}, {"two", "二"},
+	    {"three", "三"}, {"four", "四"}, {"five", "五"}, {"six", "六"},
+	    {"seven", "七"}, {"eight", "八"}, {"nine", "九"} };
+
+	for (const char *p = q; *p; p++) {
+		if (strncmp(p, h, n) != 0)
+			continue;
+		/* the text has no spaces: "roomonefor" */
+		for (int w = 0; w < 2; w++)
+			if (strncmp(p + n, words[d - 1][w], strlen(words[d - 1][w])) == 0)
+				return 1;
+	}
+	return 0;
+}
+
 /* A row label's hours ("9:00–12:00（午前）"); 0, or -1. */
 static int
 label_span(const char *label, int *from, int *to)
@@ -720,7 +784,8 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a, jv results,
 		const char *content = str(r, "content", &keep);
 		const char *id = str(r, "id", &keep);
 		struct cell_table t;
-		int col = 0, row = -1, best = 0;
+		int col = 0, row = -1, best = 0, cols[CELL_MAX_COLS], ncols = 0;
+		int rows[CELL_MAX_ROWS], nrows = 0;
 
 		if (!content || !l || strcmp(l, lang) != 0 ||
 		    (category && (!c || strcmp(c, category) != 0)) ||
@@ -731,11 +796,15 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a, jv results,
 		}
 		for (int k = 1; k < t.ncols; k++) {
 			char *h = fold_tight(t.col[k]);
+			size_t hl = strlen(h);
 
-			if (*h && strstr(q, h))
-				col = col ? -1 : k;	/* two named: not one cell */
+			if (*h && (strstr(q, h) || (hl > 1 && h[hl - 1] >= '1' &&
+			    h[hl - 1] <= '9' && !isdigit((unsigned char)h[hl - 2]) &&
+			    number_named(q, h, hl - 1, h[hl - 1] - '0'))))
+				cols[ncols++] = k;
 			free(h);
 		}
+		col = ncols ? cols[0] : 0;
 		for (int k = 0; col > 0 && k < t.nrows; k++) {
 			int f, e;
 
@@ -746,18 +815,38 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a, jv results,
 					best = e - f;
 				}
 			} else if (label_named(ar, t.row[k][0], q, lang)) {
-				row = row < 0 ? k : -2;	/* two named: none */
+				rows[nrows++] = k;
 			}
 		}
-		if (col > 0 && row >= 0) {
-			struct cc_var v[] = {
-				{ "column", t.col[col], 0 }, { "row", t.row[row][0], 0 },
-				{ "value", t.row[row][col], 0 }, { 0 },
-			};
+		if (row >= 0)
+			rows[nrows++] = row;
+		if (col > 0 && nrows > 0) {
+			/* one cell for each column and row named (Room 2 and
+			 * Room 3; the morning and the evening) */
+			for (int k = 0; k < ncols * nrows; k++) {
+				int cc = cols[k / nrows], rr = rows[k % nrows];
+				struct cc_var v[] = {
+					{ "column", t.col[cc], 0 }, { "row", t.row[rr][0], 0 },
+					{ "value", t.row[rr][cc], 0 }, { 0 },
+				};
+				struct cc_buf more = {0};
 
-			rc = say(ar, a, "table.cell", lang, v);
-		} else if (col > 0 && row == -1 && !has_span && i == picked) {
-			struct cc_buf rows = {0};
+				if (k == 0) {
+					rc = say(ar, a, "table.cell", lang, v);
+					continue;
+				}
+				cc_texts_fill(&more, cc_texts_get(ar->texts, "table.cell",
+				    lang, NULL), v);
+				cc_buf_add(&a->text, "\n", 1);
+				cc_buf_add(&a->text, more.data + cc_answer_tag(more.data),
+				    more.len - cc_answer_tag(more.data));
+				cc_buf_release(&more);
+			}
+			/* several slots of one room: what they come to */
+			if (rc == 0 && ncols == 1 && nrows > 1)
+				cell_total(ar, a, &t, col, rows, nrows, lang);
+		} else if (ncols == 1 && !has_span && i == picked) {
+			struct cc_buf list = {0};
 			const char *each = cc_texts_get(ar->texts, "table.column_row", lang, NULL);
 
 			for (int k = 0; each && k < t.nrows; k++) {
@@ -765,16 +854,16 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a, jv results,
 				    { "value", t.row[k][col], 0 }, { 0 } };
 
 				if (k)
-					cc_buf_add(&rows, "\n", 1);
-				cc_texts_fill(&rows, each, v);
+					cc_buf_add(&list, "\n", 1);
+				cc_texts_fill(&list, each, v);
 			}
 			{
 				struct cc_var v[] = { { "column", t.col[col], 0 },
-				    { "rows", rows.data ? rows.data : "", rows.len }, { 0 } };
+				    { "rows", list.data ? list.data : "", list.len }, { 0 } };
 
-				rc = rows.len ? say(ar, a, "table.column", lang, v) : -1;
+				rc = list.len ? say(ar, a, "table.column", lang, v) : -1;
 			}
-			cc_buf_release(&rows);
+			cc_buf_release(&list);
 		}
 		if (rc == 0) {
 			a->confidence = 0.9;
