@@ -468,6 +468,13 @@ cell_table_read(const char *s, struct cell_table *t)
 	return 0;
 }
 
+/* 1 if a line of s begins with '|' (cheap: most passages are prose). */
+static int
+has_table(const char *s)
+{
+	return *s == '|' || strstr(s, "\n|") != NULL;
+}
+
 /* s folded, without spaces: 会議室 2 and Room2 alike. */
 static char *
 fold_tight(const char *s)
@@ -768,6 +775,21 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a, jv results,
 
 	if (!cc_texts_get(ar->texts, "table.cell", lang, NULL))
 		return -1;
+	/* most answers quote no table: no work for them */
+	{
+		int tables = 0;
+
+		for (int i = 0; i < n && !tables; i++) {
+			jv r = jv_array_get(jv_copy(results), i), keep = jv_array();
+			const char *content = str(r, "content", &keep);
+
+			tables = content && has_table(content);
+			jv_free(keep);
+			jv_free(r);
+		}
+		if (!tables)
+			return -1;
+	}
 	qraw = cc_text_fold(query, qlen, NULL, 0);
 	has_span = cell_span(qraw, &from, &to) == 0;
 	{
@@ -789,7 +811,7 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a, jv results,
 
 		if (!content || !l || strcmp(l, lang) != 0 ||
 		    (category && (!c || strcmp(c, category) != 0)) ||
-		    cell_table_read(content, &t) < 0) {
+		    !has_table(content) || cell_table_read(content, &t) < 0) {
 			jv_free(keep);
 			jv_free(r);
 			continue;
