@@ -770,51 +770,42 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a, jv results,
 {
 	int n = jv_get_kind(results) == JV_KIND_ARRAY ?
 	    jv_array_length(jv_copy(results)) : 0;
-	char *q, *qraw;
-	int rc = -1, from = 0, to = 0, has_span;
+	char *q = NULL, *qraw = NULL;
+	int rc = -1, from = 0, to = 0, has_span = 0;
 
-	if (!cc_texts_get(ar->texts, "table.cell", lang, NULL))
-		return -1;
-	/* most answers quote no table: no work for them */
-	{
-		int tables = 0;
-
-		for (int i = 0; i < n && !tables; i++) {
-			jv r = jv_array_get(jv_copy(results), i), keep = jv_array();
-			const char *content = str(r, "content", &keep);
-
-			tables = content && has_table(content);
-			jv_free(keep);
-			jv_free(r);
-		}
-		if (!tables)
-			return -1;
-	}
-	qraw = cc_text_fold(query, qlen, NULL, 0);
-	has_span = cell_span(qraw, &from, &to) == 0;
-	{
-		char *t = cc_xmalloc(qlen + 1);
-
-		snprintf(t, qlen + 1, "%.*s", (int)qlen, query);
-		q = fold_tight(t);
-		free(t);
-	}
 	for (int i = 0; i < n && rc < 0; i++) {
 		jv r = jv_array_get(jv_copy(results), i), keep = jv_array();
-		const char *l = str(r, "language", &keep);
-		const char *c = str(r, "category", &keep);
 		const char *content = str(r, "content", &keep);
-		const char *id = str(r, "id", &keep);
+		const char *l, *c, *id;
 		struct cell_table t;
 		int col = 0, row = -1, best = 0, cols[CELL_MAX_COLS], ncols = 0;
 		int rows[CELL_MAX_ROWS], nrows = 0;
 
-		if (!content || !l || strcmp(l, lang) != 0 ||
-		    (category && (!c || strcmp(c, category) != 0)) ||
-		    !has_table(content) || cell_table_read(content, &t) < 0) {
+		/* most passages are prose: nothing more to read of them */
+		if (!content || !has_table(content)) {
 			jv_free(keep);
 			jv_free(r);
 			continue;
+		}
+		l = str(r, "language", &keep);
+		c = str(r, "category", &keep);
+		id = str(r, "id", &keep);
+		if (!l || strcmp(l, lang) != 0 ||
+		    (category && (!c || strcmp(c, category) != 0)) ||
+		    (!q && !cc_texts_get(ar->texts, "table.cell", lang, NULL)) ||
+		    cell_table_read(content, &t) < 0) {
+			jv_free(keep);
+			jv_free(r);
+			continue;
+		}
+		if (!q) {	/* the first table: read the question */
+			char *tmp = cc_xmalloc(qlen + 1);
+
+			qraw = cc_text_fold(query, qlen, NULL, 0);
+			has_span = cell_span(qraw, &from, &to) == 0;
+			snprintf(tmp, qlen + 1, "%.*s", (int)qlen, query);
+			q = fold_tight(tmp);
+			free(tmp);
 		}
 		for (int k = 1; k < t.ncols; k++) {
 			char *h = fold_tight(t.col[k]);
