@@ -85,6 +85,8 @@ fail:
 	return -1;
 }
 
+static void time_release(void);
+
 void
 cc_coach_data_release(struct cc_coach_data *d)
 {
@@ -102,6 +104,7 @@ cc_coach_data_release(struct cc_coach_data *d)
 	free(d->achievements);
 	memset(d, 0, sizeof *d);
 	cc_jv_names_release();	/* the tools' names, shared while they ran */
+	time_release();
 }
 
 
@@ -222,20 +225,36 @@ cc_coach_get_str(jv obj, const char *key)
 	return s;
 }
 
+/*
+ * A stage writes the same "now" into every turn: it is formatted once, and
+ * the string shared (cc_coach_data_release frees it).
+ */
+static time_t time_last = (time_t)-1;
+static jv time_text;
+
 jv
 cc_coach_time_jv(time_t t)
 {
-	/* a stage writes the same "now" into every turn: format it once */
-	static time_t last = (time_t)-1;
-	static char buf[32];
+	char buf[32];
 	struct tm tm;
 
-	if (t != last) {
+	if (t != time_last) {
 		if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
 			return jv_null();
-		last = t;
+		if (time_last != (time_t)-1)
+			jv_free(time_text);
+		time_text = jv_string(buf);
+		time_last = t;
 	}
-	return jv_string(buf);
+	return jv_copy(time_text);
+}
+
+static void
+time_release(void)
+{
+	if (time_last != (time_t)-1)
+		jv_free(time_text);
+	time_last = (time_t)-1;
 }
 
 time_t
@@ -486,16 +505,30 @@ as_object(jv v)
 	return jv_object();
 }
 
+/* 1 if obj's member key is the string t (borrows both). */
+static int
+has_text(jv obj, const char *key, jv t)
+{
+	return jv_get_kind(obj) == JV_KIND_OBJECT && jv_get_kind(t) == JV_KIND_STRING &&
+	    jv_equal(jv_object_get(jv_copy(obj), cc_jv_name(key)), jv_copy(t));
+}
+
 void
 cc_coach_state_touch(jv *state, time_t now)
 {
-	jv st = as_object(*state);
+	jv st = as_object(*state), t = cc_coach_time_jv(now);
 	time_t last = cc_coach_get_time(st, "last_activity_at");
 	time_t start = cc_coach_get_time(st, "work_started_at");
 
-	if (!start || !last || now - last >= CC_COACH_BREAK_SECONDS || now < start)
-		st = jv_object_set(st, cc_jv_name("work_started_at"), cc_coach_time_jv(now));
-	*state = jv_object_set(st, cc_jv_name("last_activity_at"), cc_coach_time_jv(now));
+	/* a time that is already the one to set is left be: a set copies a
+	   state that is shared (the stage's kept copy, the turn's before) */
+	if ((!start || !last || now - last >= CC_COACH_BREAK_SECONDS || now < start) &&
+	    !has_text(st, "work_started_at", t))
+		st = jv_object_set(st, cc_jv_name("work_started_at"), jv_copy(t));
+	if (!has_text(st, "last_activity_at", t))
+		st = jv_object_set(st, cc_jv_name("last_activity_at"), jv_copy(t));
+	jv_free(t);
+	*state = st;
 }
 
 long
