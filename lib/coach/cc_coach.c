@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,6 +87,7 @@ fail:
 }
 
 static void time_release(void);
+static void plain_texts_release(void);
 
 void
 cc_coach_data_release(struct cc_coach_data *d)
@@ -105,6 +107,7 @@ cc_coach_data_release(struct cc_coach_data *d)
 	memset(d, 0, sizeof *d);
 	cc_jv_names_release();	/* the tools' names, shared while they ran */
 	time_release();
+	plain_texts_release();
 }
 
 
@@ -374,6 +377,48 @@ cc_coach_arg_lang(jv args, const char **lang, jv *err)
 	return rc;
 }
 
+/*
+ * The texts filled without variables (a hint's, a praise's: the same text
+ * every time) as jv strings made once, by the address of their template:
+ * making a jv string checks its UTF-8 anew, which cost a hint more than
+ * the rest of its step.  Valid while the texts are, so
+ * cc_coach_data_release forgets them; a full table makes strings as before.
+ */
+#define PLAIN_TEXTS 256		/* a power of 2 */
+static struct plain_text {
+	const char *tmpl;
+	jv s;
+} plain_texts[PLAIN_TEXTS];
+
+static jv
+plain_text(const char *tmpl)
+{
+	size_t h = (size_t)(((uintptr_t)tmpl >> 3) * 0x9e3779b97f4a7c15u);
+
+	for (size_t i = 0; i < 8; i++) {
+		struct plain_text *p = &plain_texts[(h + i) & (PLAIN_TEXTS - 1)];
+
+		if (p->tmpl == tmpl)
+			return jv_copy(p->s);
+		if (!p->tmpl) {
+			p->tmpl = tmpl;
+			p->s = jv_string(tmpl);
+			return jv_copy(p->s);
+		}
+	}
+	return jv_string(tmpl);
+}
+
+static void
+plain_texts_release(void)
+{
+	for (size_t i = 0; i < PLAIN_TEXTS; i++)
+		if (plain_texts[i].tmpl) {
+			jv_free(plain_texts[i].s);
+			plain_texts[i].tmpl = NULL;
+		}
+}
+
 jv
 cc_coach_text(const struct cc_texts *t, const char *key, const char *lang,
     const struct cc_var *vars)
@@ -384,6 +429,9 @@ cc_coach_text(const struct cc_texts *t, const char *key, const char *lang,
 
 	if (!tmpl)
 		return cc_jv_name("");
+	/* (cc_texts_fill leaves a template without variables as it is) */
+	if (!vars)
+		return plain_text(tmpl);
 	cc_texts_fill(&b, tmpl, vars);
 	s = jv_string_sized(b.data ? b.data : "", (int)b.len);
 	cc_buf_release(&b);
