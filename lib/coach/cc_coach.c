@@ -8,6 +8,7 @@
 
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,9 @@ fail:
 	return -1;
 }
 
+static void time_release(void);
+static void plain_texts_release(void);
+
 void
 cc_coach_data_release(struct cc_coach_data *d)
 {
@@ -102,6 +106,8 @@ cc_coach_data_release(struct cc_coach_data *d)
 	free(d->achievements);
 	memset(d, 0, sizeof *d);
 	cc_jv_names_release();	/* the tools' names, shared while they ran */
+	time_release();
+	plain_texts_release();
 }
 
 
@@ -222,20 +228,36 @@ cc_coach_get_str(jv obj, const char *key)
 	return s;
 }
 
+/*
+ * A stage writes the same "now" into every turn: it is formatted once, and
+ * the string shared (cc_coach_data_release frees it).
+ */
+static time_t time_last = (time_t)-1;
+static jv time_text;
+
 jv
 cc_coach_time_jv(time_t t)
 {
-	/* a stage writes the same "now" into every turn: format it once */
-	static time_t last = (time_t)-1;
-	static char buf[32];
+	char buf[32];
 	struct tm tm;
 
-	if (t != last) {
+	if (t != time_last) {
 		if (!gmtime_r(&t, &tm) || !strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm))
 			return jv_null();
-		last = t;
+		if (time_last != (time_t)-1)
+			jv_free(time_text);
+		time_text = jv_string(buf);
+		time_last = t;
 	}
-	return jv_string(buf);
+	return jv_copy(time_text);
+}
+
+static void
+time_release(void)
+{
+	if (time_last != (time_t)-1)
+		jv_free(time_text);
+	time_last = (time_t)-1;
 }
 
 time_t
@@ -355,6 +377,48 @@ cc_coach_arg_lang(jv args, const char **lang, jv *err)
 	return rc;
 }
 
+/*
+ * The texts filled without variables (a hint's, a praise's: the same text
+ * every time) as jv strings made once, by the address of their template:
+ * making a jv string checks its UTF-8 anew, which cost a hint more than
+ * the rest of its step.  Valid while the texts are, so
+ * cc_coach_data_release forgets them; a full table makes strings as before.
+ */
+#define PLAIN_TEXTS 256		/* a power of 2 */
+static struct plain_text {
+	const char *tmpl;
+	jv s;
+} plain_texts[PLAIN_TEXTS];
+
+static jv
+plain_text(const char *tmpl)
+{
+	size_t h = (size_t)(((uintptr_t)tmpl >> 3) * 0x9e3779b97f4a7c15u);
+
+	for (size_t i = 0; i < 8; i++) {
+		struct plain_text *p = &plain_texts[(h + i) & (PLAIN_TEXTS - 1)];
+
+		if (p->tmpl == tmpl)
+			return jv_copy(p->s);
+		if (!p->tmpl) {
+			p->tmpl = tmpl;
+			p->s = jv_string(tmpl);
+			return jv_copy(p->s);
+		}
+	}
+	return jv_string(tmpl);
+}
+
+static void
+plain_texts_release(void)
+{
+	for (size_t i = 0; i < PLAIN_TEXTS; i++)
+		if (plain_texts[i].tmpl) {
+			jv_free(plain_texts[i].s);
+			plain_texts[i].tmpl = NULL;
+		}
+}
+
 jv
 cc_coach_text(const struct cc_texts *t, const char *key, const char *lang,
     const struct cc_var *vars)
@@ -365,6 +429,9 @@ cc_coach_text(const struct cc_texts *t, const char *key, const char *lang,
 
 	if (!tmpl)
 		return cc_jv_name("");
+	/* (cc_texts_fill leaves a template without variables as it is) */
+	if (!vars)
+		return plain_text(tmpl);
 	cc_texts_fill(&b, tmpl, vars);
 	s = jv_string_sized(b.data ? b.data : "", (int)b.len);
 	cc_buf_release(&b);
@@ -486,16 +553,30 @@ as_object(jv v)
 	return jv_object();
 }
 
+/* 1 if obj's member key is the string t (borrows both). */
+static int
+has_text(jv obj, const char *key, jv t)
+{
+	return jv_get_kind(obj) == JV_KIND_OBJECT && jv_get_kind(t) == JV_KIND_STRING &&
+	    jv_equal(jv_object_get(jv_copy(obj), cc_jv_name(key)), jv_copy(t));
+}
+
 void
 cc_coach_state_touch(jv *state, time_t now)
 {
-	jv st = as_object(*state);
+	jv st = as_object(*state), t = cc_coach_time_jv(now);
 	time_t last = cc_coach_get_time(st, "last_activity_at");
 	time_t start = cc_coach_get_time(st, "work_started_at");
 
-	if (!start || !last || now - last >= CC_COACH_BREAK_SECONDS || now < start)
-		st = jv_object_set(st, cc_jv_name("work_started_at"), cc_coach_time_jv(now));
-	*state = jv_object_set(st, cc_jv_name("last_activity_at"), cc_coach_time_jv(now));
+	/* a time that is already the one to set is left be: a set copies a
+	   state that is shared (the stage's kept copy, the turn's before) */
+	if ((!start || !last || now - last >= CC_COACH_BREAK_SECONDS || now < start) &&
+	    !has_text(st, "work_started_at", t))
+		st = jv_object_set(st, cc_jv_name("work_started_at"), jv_copy(t));
+	if (!has_text(st, "last_activity_at", t))
+		st = jv_object_set(st, cc_jv_name("last_activity_at"), jv_copy(t));
+	jv_free(t);
+	*state = st;
 }
 
 long

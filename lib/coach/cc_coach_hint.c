@@ -75,27 +75,31 @@ hint_do(const struct cc_coach_data *d, const char *action, const char *pid,
 	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
 	if (*pid) {
 		/* a problem_id other than the current one starts a new problem */
-		jv p = jv_object_set(jv_object(), cc_jv_name("id"), jv_string(pid));
 		int fields = 0;
 
 		for (int i = 0; extra[i] && jv_get_kind(args) == JV_KIND_OBJECT; i++) {
 			jv v = jv_object_get(jv_copy(args), cc_jv_name(extra[i]));
 
-			if (jv_get_kind(v) == JV_KIND_STRING) {
-				p = jv_object_set(p, cc_jv_name(extra[i]), v);
-				fields = 1;
-			} else {
-				jv_free(v);
-			}
+			fields |= jv_get_kind(v) == JV_KIND_STRING;
+			jv_free(v);
 		}
 		/* the current problem named alone (every turn does) changes nothing */
 		if (fields || !is_current(st, pid)) {
+			jv p = jv_object_set(jv_object(), cc_jv_name("id"), jv_string(pid));
 			jv before = jv_copy(st);
 
+			for (int i = 0; fields && extra[i]; i++) {
+				jv v = jv_object_get(jv_copy(args), cc_jv_name(extra[i]));
+
+				if (jv_get_kind(v) == JV_KIND_STRING)
+					p = jv_object_set(p, cc_jv_name(extra[i]), v);
+				else
+					jv_free(v);
+			}
 			cc_coach_state_set_problem(&st, p, now);
 			changed = !jv_equal(before, jv_copy(st));
+			jv_free(p);
 		}
-		jv_free(p);
 	}
 	/* a level set by hand out of range is read as the nearest level */
 	level = cc_coach_get_int(st, "hint_level", 0, CC_COACH_MAX_HINT_LEVEL, 0);

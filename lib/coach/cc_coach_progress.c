@@ -204,6 +204,8 @@ unlock(const struct cc_coach_data *d, jv *state, time_t now, const char *lang)
 	const char **ids;
 	size_t n = 0;
 	char key[160];
+	long long value[M_NMETRICS];
+	int known[M_NMETRICS] = {0};
 
 	if (jv_get_kind(list) != JV_KIND_ARRAY) {
 		jv_free(list);
@@ -224,8 +226,14 @@ unlock(const struct cc_coach_data *d, jv *state, time_t now, const char *lang)
 		const struct cc_coach_achievement *a = &d->achievements[i];
 
 		/* (the ids are unique: one unlocked here is never asked again) */
-		if (unlocked(ids, n, a->id) ||
-		    cc_coach_metric_value(a->metric, *state) < a->threshold)
+		if (unlocked(ids, n, a->id))
+			continue;
+		/* each metric read once: the state does not change in this loop */
+		if (!known[a->metric]) {
+			value[a->metric] = cc_coach_metric_value(a->metric, *state);
+			known[a->metric] = 1;
+		}
+		if (value[a->metric] < a->threshold)
 			continue;
 		list = jv_array_append(list, jv_object_set(jv_object_set(jv_object(),
 		    cc_jv_name("id"), jv_string(a->id)), cc_jv_name("at"), cc_coach_time_jv(now)));
