@@ -12,7 +12,7 @@
 #   /500       HTTP 500 (retried once)          /slow  answers after 5 s
 # Each request is logged as one line: the path, whether an Authorization
 # header came (never the key), the model, and the prompt with new lines
-# as \n.  perl-base only; exits after 60 s.
+# as \n.  perl-base only; exits after 600 s.
 use strict;
 use warnings;
 use IO::Socket::INET;
@@ -20,7 +20,7 @@ use IO::Socket::INET;
 my ($portfile, $logfile) = @ARGV;
 my $dir = $0 =~ m{^(.*)/} ? $1 : '.';
 require "$dir/test-server.pl";
-my ($srv, $log) = listen_local($portfile, $logfile, 60);
+my ($srv, $log) = listen_local($portfile, $logfile, 600);
 
 sub reply {
 	my ($c, $status, $body) = @_;

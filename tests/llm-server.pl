@@ -17,7 +17,7 @@
 #   /tell      a reply that gives an answer away, in kana (cc-tutor's guard)
 # Each request is logged as one line: the path, whether an Authorization
 # header came (the key itself is never written), the model, max_tokens,
-# and the prompt with new lines as \n.  perl-base only; exits after 60 s.
+# and the prompt with new lines as \n.  perl-base only; exits after 600 s.
 use strict;
 use warnings;
 use IO::Socket::INET;
@@ -25,7 +25,7 @@ use IO::Socket::INET;
 my ($portfile, $logfile) = @ARGV;
 my $dir = $0 =~ m{^(.*)/} ? $1 : '.';
 require "$dir/test-server.pl";
-my ($srv, $log) = listen_local($portfile, $logfile, 60);
+my ($srv, $log) = listen_local($portfile, $logfile, 600);
 
 sub unjson {
 	my $s = shift;

@@ -8,7 +8,9 @@ use warnings;
 use IO::Socket::INET;
 
 # listen_local PORTFILE LOGFILE SECONDS: the listening socket and the log
-# (appended to, unbuffered); the process exits after SECONDS.
+# (appended to, unbuffered); the process exits after SECONDS, a backstop
+# for a server its test failed to kill: the tests kill theirs when they
+# end, so SECONDS is longer than any test takes on a loaded machine.
 sub listen_local {
 	my ($portfile, $logfile, $seconds) = @_;
 	$SIG{PIPE} = 'IGNORE';

@@ -11,7 +11,7 @@
 # Each request is logged as one line: the path, whether an Authorization
 # header came (the key itself is never written), the model, max_tokens,
 # the image's media type and the length of its base64, and the user text
-# with new lines as \n.  perl-base only; exits after 120 s.
+# with new lines as \n.  perl-base only; exits after 600 s.
 use strict;
 use warnings;
 use IO::Socket::INET;
@@ -19,7 +19,7 @@ use IO::Socket::INET;
 my ($portfile, $logfile, $stubdir) = @ARGV;
 my $dir = $0 =~ m{^(.*)/} ? $1 : '.';
 require "$dir/test-server.pl";
-my ($srv, $log) = listen_local($portfile, $logfile, 120);
+my ($srv, $log) = listen_local($portfile, $logfile, 600);
 
 sub reply {
 	my ($c, $status, $body) = @_;
