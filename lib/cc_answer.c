@@ -57,6 +57,83 @@ member(jv o, const char *key)	/* borrows o */
 	return jv_object_get(jv_copy(o), jv_string(key));
 }
 
+/*
+ * retrieval.results, read where an answer looks: each passage is kept as
+ * its compact text, and a member becomes a jv only when asked for.  An
+ * answer quotes one passage or a few of the ten, and turning all of them
+ * into jv (their long texts above all) was a third of cc-respond's work.
+ */
+struct passages {
+	int n;
+	const char **at;	/* each passage's text, in the record */
+	size_t *len;
+};
+
+static void
+passages_of(struct cc_record *rec, struct passages *ps)
+{
+	size_t n, pos = 0, len, cap = 0;
+	const char *arr = cc_record_raw_at(rec, "retrieval.results", &n), *p;
+
+	memset(ps, 0, sizeof *ps);
+	while (arr && (p = cc_json_next(arr, n, &pos, &len))) {
+		if (ps->n == (int)cap) {
+			cap = cap ? cap * 2 : 16;
+			ps->at = cc_xrealloc(ps->at, cap * sizeof *ps->at);
+			ps->len = cc_xrealloc(ps->len, cap * sizeof *ps->len);
+		}
+		ps->at[ps->n] = p;
+		ps->len[ps->n++] = len;
+	}
+}
+
+static void
+passages_release(struct passages *ps)
+{
+	free(ps->at);
+	free(ps->len);
+	memset(ps, 0, sizeof *ps);
+}
+
+/* The string member `key` of passage i, or NULL; *keep holds it. */
+static const char *
+pstr(const struct passages *ps, int i, const char *key, jv *keep)
+{
+	size_t len;
+	const char *v = cc_json_member(ps->at[i], ps->len[i], key, &len);
+	jv s;
+
+	if (!v || *v != '"')
+		return NULL;
+	s = cc_json_to_jv(v, len);
+	*keep = jv_array_append(*keep, jv_copy(s));
+	{
+		const char *t = jv_string_value(s);
+
+		jv_free(s);	/* *keep still holds the string */
+		return t;
+	}
+}
+
+/* The number member `key` of passage i; 0 when it is none. */
+static int
+pnum(const struct passages *ps, int i, const char *key, double *d)
+{
+	size_t len;
+	const char *v = cc_json_member(ps->at[i], ps->len[i], key, &len);
+	jv x;
+	int ok;
+
+	if (!v || !(*v == '-' || (*v >= '0' && *v <= '9')))
+		return 0;
+	x = cc_json_to_jv(v, len);
+	ok = jv_get_kind(x) == JV_KIND_NUMBER;
+	if (ok)
+		*d = jv_number_value(x);
+	jv_free(x);
+	return ok;
+}
+
 void
 cc_answer_init(struct cc_answer *a)
 {
@@ -129,34 +206,30 @@ place_index(const struct cc_answerer *ar, const char *category)
 
 /*
  * The passage that answers: the best-ranked one in the answer language
- * about the asked place (cc-rag has already ranked by request type).
+ * about the asked place (cc-rag has already ranked by request type); its
+ * rank, or -1.
  */
-static jv
-pick_passage(const struct cc_answerer *ar, jv results, const char *lang,
-    const char *category, int *rank)
+static int
+pick_passage(const struct cc_answerer *ar, const struct passages *ps,
+    const char *lang, const char *category)
 {
-	int n = jv_get_kind(results) == JV_KIND_ARRAY ?
-	    jv_array_length(jv_copy(results)) : 0;
 	int venue = category && place_index(ar, category) == 0;
 
-	for (int i = 0; i < n; i++) {
-		jv r = jv_array_get(jv_copy(results), i), keep = jv_array();
-		const char *l = str(r, "language", &keep);
-		const char *c = str(r, "category", &keep);
-		const char *src = str(r, "source", &keep);
+	for (int i = 0; i < ps->n; i++) {
+		jv keep = jv_array();
+		const char *l = pstr(ps, i, "language", &keep);
+		const char *c = pstr(ps, i, "category", &keep);
+		const char *src = pstr(ps, i, "source", &keep);
 		int ok = l && strcmp(l, lang) == 0 &&
 		    (!category || (c && strcmp(c, category) == 0) ||
 			(venue && place_index(ar, c) < 0)) &&
 		    (!src || strcmp(src, "web_search") != 0);
 
 		jv_free(keep);
-		if (ok) {
-			*rank = i;
-			return r;
-		}
-		jv_free(r);
+		if (ok)
+			return i;
 	}
-	return jv_invalid();
+	return -1;
 }
 
 static void language_part(const char *s, const char *sep, const char *lang,
@@ -295,13 +368,12 @@ static int answer_opening(const struct cc_answerer *ar, struct cc_answer *a,
  */
 static int
 answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
-    jv retrieval, jv events, const char *lang)
+    const struct passages *ps, jv events, const char *lang)
 {
 	jv keep = jv_array(), places = member(route, "places"), aspects = member(route, "aspects");
-	jv results = member(retrieval, "results"), used = jv_array();
+	jv used = jv_array();
 	int np = jv_get_kind(places) == JV_KIND_ARRAY ? jv_array_length(jv_copy(places)) : 0;
 	int na = jv_get_kind(aspects) == JV_KIND_ARRAY ? jv_array_length(jv_copy(aspects)) : 0;
-	int n = jv_get_kind(results) == JV_KIND_ARRAY ? jv_array_length(jv_copy(results)) : 0;
 	const char *category = str(route, "category", &keep);
 	const char *rt = str(route, "request_type", &keep);
 	struct cc_buf parts = {0};
@@ -335,13 +407,12 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 			}
 			jv_free(route1);
 			cc_answer_release(&day);
-			for (int j = 0; j < n; j++) {
-				jv r = jv_array_get(jv_copy(results), j);
-				const char *l = str(r, "language", &keep);
-				const char *c = str(r, "category", &keep);
-				const char *types = str(r, "request_types", &keep);
-				const char *id = str(r, "id", &keep);
-				const char *content = str(r, "content", &keep);
+			for (int j = 0; j < ps->n; j++) {
+				const char *l = pstr(ps, j, "language", &keep);
+				const char *c = pstr(ps, j, "category", &keep);
+				const char *types = pstr(ps, j, "request_types", &keep);
+				const char *id = pstr(ps, j, "id", &keep);
+				const char *content = pstr(ps, j, "content", &keep);
 				int seen = 0;
 
 				jv_array_foreach(used, u, x) {
@@ -357,10 +428,8 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 					used = jv_array_append(used, jv_string(id));
 					a->passages = jv_array_append(a->passages, jv_string(id));
 					add_source(a, "knowledge_base");
-					jv_free(r);
 					break;
 				}
-				jv_free(r);
 			}
 		}
 	if (nparts >= 2) {
@@ -379,7 +448,6 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 out:
 	cc_buf_release(&parts);
 	jv_free(used);
-	jv_free(results);
 	jv_free(places);
 	jv_free(aspects);
 	jv_free(keep);
@@ -395,15 +463,13 @@ sentences(const char *s)
 
 static void
 answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
-    jv retrieval, jv events, const char *lang)
+    const struct passages *ps, jv events, const char *lang)
 {
 	jv keep = jv_array();
 	const char *category = str(route, "category", &keep);
 	const char *places = cc_texts_get(ar->texts, "kb.places", "*", NULL);
-	jv results = member(retrieval, "results");
-	int rank = 0;
 	char venue[64] = "";
-	jv p;
+	int p;
 
 	/* a category that is no place (a clarification's, say): the venue's */
 	if (place_index(ar, category) < 0) {
@@ -411,18 +477,17 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 			snprintf(venue, sizeof venue, "%.*s", (int)strcspn(places, " "), places);
 		category = *venue ? venue : NULL;	/* no places named: any passage */
 	}
-	if (answer_compound(ar, a, route, retrieval, events, lang) == 0 ||
+	if (answer_compound(ar, a, route, ps, events, lang) == 0 ||
 	    answer_opening(ar, a, route, events, category, lang) == 0) {
-		jv_free(results);
 		jv_free(keep);
 		return;
 	}
-	p = pick_passage(ar, results, lang, category, &rank);
+	p = pick_passage(ar, ps, lang, category);
 
-	if (jv_is_valid(p)) {
-		const char *content = str(p, "content", &keep);
-		const char *title = str(p, "title", &keep);
-		const char *id = str(p, "id", &keep);
+	if (p >= 0) {
+		const char *content = pstr(ps, p, "content", &keep);
+		const char *title = pstr(ps, p, "title", &keep);
+		const char *id = pstr(ps, p, "id", &keep);
 		struct cc_var vars[] = {
 			{ "passage", content ? content : "", 0 },
 			{ "title", title ? title : "", 0 }, { 0 },
@@ -438,7 +503,7 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		} else {
 			say(ar, a, "found", lang, vars);
 		}
-		a->confidence = rank == 0 ? 0.9 : 0.8;
+		a->confidence = p == 0 ? 0.9 : 0.8;
 		add_source(a, "knowledge_base");
 		if (id)
 			a->passages = jv_array_append(a->passages, jv_string(id));
@@ -447,8 +512,6 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		a->confidence = 0.3;
 		add_source(a, "fallback");
 	}
-	jv_free(p);
-	jv_free(results);
 	jv_free(keep);
 }
 
@@ -579,7 +642,7 @@ event_item(const struct cc_answerer *ar, jv item, const char *lang,
  */
 static void
 answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
-    jv retrieval, const char *category, const char *lang)
+    const struct passages *ps, const char *category, const char *lang)
 {
 	jv items = member(events, "items"), errors = member(events, "errors");
 	int n = jv_get_kind(items) == JV_KIND_ARRAY ? jv_array_length(jv_copy(items)) : 0;
@@ -615,29 +678,25 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 		a->confidence = 0.8;
 		a->events = n;
 	} else {
-		int rank;
-		jv results = member(retrieval, "results");
-		jv p = failed ? pick_passage(ar, results, lang, category, &rank) : jv_invalid();
+		int p = failed ? pick_passage(ar, ps, lang, category) : -1;
 
-		jv_free(results);
-		if (jv_is_valid(p)) {	/* calendar down: the knowledge base only */
+		if (p >= 0) {	/* calendar down: the knowledge base only */
 			jv keep = jv_array();
-			const char *id = str(p, "id", &keep);
-			struct cc_var pv[] = { { "passage", str(p, "content", &keep), 0 }, { 0 } };
+			const char *id = pstr(ps, p, "id", &keep);
+			struct cc_var pv[] = { { "passage", pstr(ps, p, "content", &keep), 0 }, { 0 } };
 
 			say(ar, a, "events.kb", lang, pv);
 			if (id)
 				a->passages = jv_array_append(a->passages, jv_string(id));
 			jv_free(keep);
 		} else {
-			jv results2 = member(retrieval, "results");
-			jv kb = pick_passage(ar, results2, lang, category, &rank);
+			int kb = pick_passage(ar, ps, lang, category);
 
 			say(ar, a, "events.none", lang, vars);
-			if (jv_is_valid(kb)) {	/* none in the range: the regular ones */
+			if (kb >= 0) {	/* none in the range: the regular ones */
 				jv keep = jv_array();
-				const char *id = str(kb, "id", &keep);
-				struct cc_var pv[] = { { "passage", str(kb, "content", &keep), 0 }, { 0 } };
+				const char *id = pstr(ps, kb, "id", &keep);
+				struct cc_var pv[] = { { "passage", pstr(ps, kb, "content", &keep), 0 }, { 0 } };
 
 				cc_texts_fill(&a->text, cc_texts_get(ar->texts, "events.regular",
 				    lang, NULL), pv);
@@ -645,10 +704,7 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 					a->passages = jv_array_append(a->passages, jv_string(id));
 				jv_free(keep);
 			}
-			jv_free(kb);
-			jv_free(results2);
 		}
-		jv_free(p);
 		a->confidence = 0.7;
 	}
 	cc_buf_release(&range);
@@ -695,11 +751,10 @@ mentions(const struct cc_answerer *ar, const char *key, const char *lang,
 }
 
 static void
-answer_general(const struct cc_answerer *ar, struct cc_answer *a, jv retrieval,
-    const char *query, size_t qlen, const char *lang)
+answer_general(const struct cc_answerer *ar, struct cc_answer *a,
+    const struct passages *ps, const char *query, size_t qlen, const char *lang)
 {
-	jv results = member(retrieval, "results"), keep = jv_array();
-	int n = jv_get_kind(results) == JV_KIND_ARRAY ? jv_array_length(jv_copy(results)) : 0;
+	jv keep = jv_array();
 	const char *passage = NULL;
 	struct cc_buf web = {0};
 	int nweb = 0;
@@ -707,16 +762,16 @@ answer_general(const struct cc_answerer *ar, struct cc_answer *a, jv retrieval,
 	const char *tag = mentions(ar, "tag.surprised", lang, folded) ? "[surprised]" :
 	    mentions(ar, "tag.happy", lang, folded) ? "[happy]" : "[relaxed]";
 
-	for (int i = 0; i < n; i++) {
-		jv r = jv_array_get(jv_copy(results), i);
-		const char *src = str(r, "source", &keep);
-		jv score = member(r, "score");
+	for (int i = 0; i < ps->n; i++) {
+		const char *src = pstr(ps, i, "source", &keep);
+		double score = 0;
+		int scored = pnum(ps, i, "score", &score);
 
 		if (src && strcmp(src, "web_search") == 0 && nweb < 3) {
 			struct cc_var v[] = {
-				{ "title", str(r, "title", &keep), 0 },
-				{ "snippet", str(r, "content", &keep), 0 },
-				{ "url", str(r, "url", &keep), 0 },
+				{ "title", pstr(ps, i, "title", &keep), 0 },
+				{ "snippet", pstr(ps, i, "content", &keep), 0 },
+				{ "url", pstr(ps, i, "url", &keep), 0 },
 				{ 0 },
 			};
 			for (struct cc_var *x = v; x->name; x++)
@@ -725,19 +780,18 @@ answer_general(const struct cc_answerer *ar, struct cc_answer *a, jv retrieval,
 			if (nweb++)
 				cc_buf_add(&web, "\n", 1);
 			cc_texts_fill(&web, cc_texts_get(ar->texts, "general.web_item", lang, NULL), v);
-		} else if (!passage && jv_get_kind(score) == JV_KIND_NUMBER &&
-		    jv_number_value(score) >= ar->general_min_score) {
+		} else if (!passage && scored && score >= ar->general_min_score) {
 			/* a weak match answers a different question: leave it */
-			const char *l = str(r, "language", &keep);
+			const char *l = pstr(ps, i, "language", &keep);
 
 			if (l && strcmp(l, lang) == 0) {
-				passage = str(r, "content", &keep);
+				const char *id = pstr(ps, i, "id", &keep);
+
+				passage = pstr(ps, i, "content", &keep);
 				a->passages = jv_array_append(a->passages,
-				    jv_string(str(r, "id", &keep) ? str(r, "id", &keep) : ""));
+				    jv_string(id ? id : ""));
 			}
 		}
-		jv_free(score);
-		jv_free(r);
 	}
 	struct cc_var vars[] = {
 		{ "tag", tag, 0 },
@@ -765,7 +819,6 @@ answer_general(const struct cc_answerer *ar, struct cc_answer *a, jv retrieval,
 	}
 	free(folded);
 	cc_buf_release(&web);
-	jv_free(results);
 	jv_free(keep);
 }
 
@@ -1055,24 +1108,13 @@ route_of(struct cc_record *rec)
 	return route;
 }
 
-static jv
-retrieval_of(struct cc_record *rec)
-{
-	jv results = cc_record_at(rec, "retrieval.results");
-
-	if (!jv_is_valid(results)) {
-		jv_free(results);
-		return jv_invalid();
-	}
-	return jv_object_set(jv_object(), jv_string("results"), results);
-}
-
 int
 cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
     struct cc_session *store, struct cc_answer *a)
 {
 	jv route = route_of(rec), keep = jv_array();
-	jv retrieval = jv_invalid(), events = jv_invalid();
+	jv events = jv_invalid();
+	struct passages ps = {0};
 	jv sess = cc_record_at(rec, "route.debug_info.session");
 	jv turn = member(sess, "turn");
 	const struct cc_domain_agent *ag;
@@ -1083,7 +1125,6 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 
 	if (jv_get_kind(route) != JV_KIND_OBJECT || !query) {
 		jv_free(route);
-		jv_free(retrieval);
 		jv_free(events);
 		jv_free(sess);
 		jv_free(turn);
@@ -1113,18 +1154,18 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	if (answer_reply(ar, a, str(route, "reply", &keep), lang) < 0)
 	switch (ag->answer) {
 	case CC_ANSWER_KB:
-		retrieval = retrieval_of(rec);
+		passages_of(rec, &ps);
 		events = cc_record_get(rec, "events");
-		answer_kb(ar, a, route, retrieval, events, lang);
+		answer_kb(ar, a, route, &ps, events, lang);
 		break;
 	case CC_ANSWER_EVENTS:
-		retrieval = retrieval_of(rec);
+		passages_of(rec, &ps);
 		events = cc_record_get(rec, "events");
-		answer_events(ar, a, events, retrieval, category, lang);
+		answer_events(ar, a, events, &ps, category, lang);
 		break;
 	case CC_ANSWER_SEARCH:
-		retrieval = retrieval_of(rec);
-		answer_general(ar, a, retrieval, query, qlen, lang);
+		passages_of(rec, &ps);
+		answer_general(ar, a, &ps, query, qlen, lang);
 		break;
 	case CC_ANSWER_MEMORY:
 		answer_memory(ar, a, store, sid, a->turn, lang);
@@ -1148,8 +1189,8 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	if (a->kind == CC_ANSWER_KB || a->kind == CC_ANSWER_CLARIFY)
 		name_as_asked(ar, a, query, qlen, lang);
 	free(sid);
+	passages_release(&ps);
 	jv_free(route);
-	jv_free(retrieval);
 	jv_free(events);
 	jv_free(sess);
 	jv_free(turn);

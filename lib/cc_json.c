@@ -496,6 +496,20 @@ cc_json_member(const char *obj, size_t n, const char *key, size_t *len)
 	return found;
 }
 
+const char *
+cc_json_next(const char *arr, size_t n, size_t *pos, size_t *len)
+{
+	size_t i = *pos ? *pos : 1;
+
+	if (n < 2 || arr[0] != '[' || i >= n || arr[i] == ']')
+		return NULL;
+	*len = skip_compact(arr + i, n - i);
+	*pos = i + *len;
+	if (*pos < n && arr[*pos] == ',')
+		(*pos)++;
+	return arr + i;
+}
+
 int
 cc_json_members(const char *obj, size_t n, const char *const keys[],
     const char *vals[], size_t lens[])

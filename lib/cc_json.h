@@ -95,6 +95,13 @@ const char *cc_json_member(const char *obj, size_t n, const char *key, size_t *l
 int cc_json_members(const char *obj, size_t n, const char *const keys[],
 	const char *vals[], size_t lens[]);
 /*
+ * The elements of the compact array text arr[0..n) (checked by
+ * cc_json_scan()), one a call: start with *pos = 0; returns the next
+ * element's text, its length in *len, or NULL after the last one (or when
+ * arr is no array).  Like cc_json_member(), it skips, never parses.
+ */
+const char *cc_json_next(const char *arr, size_t n, size_t *pos, size_t *len);
+/*
  * The jv of the compact text s[0..n) checked by cc_json_scan(): the same
  * value jv_parse_sized() would give, several times faster.  Owned.
  */

@@ -159,6 +159,39 @@ test_member(void)
 	member_is("{\"route\":{\"agent\":\"A\",\"category\":null}}", "route.category", "null", "a null value");
 }
 
+/* The elements of a JSON array text, through cc_json_next, joined by |. */
+static void
+elements_are(const char *json, const char *want, const char *what)
+{
+	struct cc_json_doc d = {0};
+	struct cc_buf got = {0};
+	size_t pos = 0, len;
+	const char *e;
+	int n = 0;
+
+	if (cc_json_scan(&d, json, strlen(json)) == 0)
+		while ((e = cc_json_next(d.text.data, d.text.len, &pos, &len))) {
+			if (n++)
+				cc_buf_add(&got, "|", 1);
+			cc_buf_add(&got, e, len);
+		}
+	is_str(got.data ? got.data : "", want, "elements: %s", what);
+	cc_buf_release(&got);
+	cc_json_doc_release(&d);
+}
+
+static void
+test_elements(void)
+{
+	elements_are("[1, \"a,]\\\"\", {\"k\": [2, 3]}, [], null]",
+	    "1|\"a,]\\\"\"|{\"k\":[2,3]}|[]|null",
+	    "scalars, a string with a comma, bracket and escapes, containers");
+	elements_are("[]", "", "an empty array has none");
+	elements_are("[{}]", "{}", "one element");
+	elements_are("{\"a\": 1}", "", "an object is no array");
+	elements_are("\"[1]\"", "", "a string is no array");
+}
+
 /* cc_json_to_jv gives what jv_parse_sized gives, for checked text. */
 static void
 to_jv_same(const char *json, const char *what)
@@ -663,6 +696,7 @@ main(void)
 	test_nfkc();
 	test_scan();
 	test_member();
+	test_elements();
 	test_to_jv();
 	test_memo();
 	test_names();
