@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,14 +60,31 @@ member(jv o, const char *key)	/* borrows o */
 
 /*
  * retrieval.results, read where an answer looks: each passage is kept as
- * its compact text, and a member becomes a jv only when asked for.  An
- * answer quotes one passage or a few of the ten, and turning all of them
- * into jv (their long texts above all) was a third of cc-respond's work.
+ * its compact text, and read when an answer first looks at it, in one
+ * pass over its members.  An answer quotes one passage or a few of the
+ * ten, and turning all of them into jv (their long texts above all) was a
+ * third of cc-respond's work.
  */
+enum { P_ID, P_TITLE, P_CONTENT, P_SCORE, P_LANGUAGE, P_CATEGORY, P_SOURCE,
+	P_REQUEST_TYPES, P_URL, P_KEYS };
+static const char *const passage_keys[P_KEYS + 1] = {
+	"id", "title", "content", "score", "language", "category", "source",
+	"request_types", "url", NULL,
+};
+
+struct passage {
+	char *text;		/* a copy once read, NULL before */
+	const char *val[P_KEYS];	/* each member's JSON text in it, or NULL */
+	size_t len[P_KEYS];
+	const char *str[P_KEYS];	/* a string without escapes, NUL-ended
+					   in place of its closing quote */
+};
+
 struct passages {
 	int n;
 	const char **at;	/* each passage's text, in the record */
 	size_t *len;
+	struct passage *p;
 };
 
 static void
@@ -85,27 +103,52 @@ passages_of(struct cc_record *rec, struct passages *ps)
 		ps->at[ps->n] = p;
 		ps->len[ps->n++] = len;
 	}
+	if (ps->n)
+		ps->p = memset(cc_xmalloc((size_t)ps->n * sizeof *ps->p), 0,
+		    (size_t)ps->n * sizeof *ps->p);
 }
 
 static void
 passages_release(struct passages *ps)
 {
+	for (int i = 0; i < ps->n; i++)
+		free(ps->p[i].text);
+	free(ps->p);
 	free(ps->at);
 	free(ps->len);
 	memset(ps, 0, sizeof *ps);
 }
 
-/* The string member `key` of passage i, or NULL; *keep holds it. */
-static const char *
-pstr(const struct passages *ps, int i, const char *key, jv *keep)
+static struct passage *
+passage(const struct passages *ps, int i)
 {
-	size_t len;
-	const char *v = cc_json_member(ps->at[i], ps->len[i], key, &len);
+	struct passage *p = &ps->p[i];
+
+	if (p->text)
+		return p;
+	p->text = cc_xmalloc(ps->len[i] + 1);
+	memcpy(p->text, ps->at[i], ps->len[i]);
+	p->text[ps->len[i]] = '\0';
+	cc_json_members(p->text, ps->len[i], passage_keys, p->val, p->len);
+	for (int k = 0; k < P_KEYS; k++)
+		if (p->val[k] && *p->val[k] == '"' &&
+		    !memchr(p->val[k], '\\', p->len[k])) {
+			p->text[p->val[k] - p->text + (ptrdiff_t)p->len[k] - 1] = '\0';
+			p->str[k] = p->val[k] + 1;
+		}
+	return p;
+}
+
+/* The string member k of passage i, or NULL; *keep holds it if need be. */
+static const char *
+pstr(const struct passages *ps, int i, int k, jv *keep)
+{
+	struct passage *p = passage(ps, i);
 	jv s;
 
-	if (!v || *v != '"')
-		return NULL;
-	s = cc_json_to_jv(v, len);
+	if (p->str[k] || !p->val[k] || *p->val[k] != '"')
+		return p->str[k];
+	s = cc_json_to_jv(p->val[k], p->len[k]);	/* escapes: decoded */
 	*keep = jv_array_append(*keep, jv_copy(s));
 	{
 		const char *t = jv_string_value(s);
@@ -115,18 +158,17 @@ pstr(const struct passages *ps, int i, const char *key, jv *keep)
 	}
 }
 
-/* The number member `key` of passage i; 0 when it is none. */
+/* The number member k of passage i; 0 when it is none. */
 static int
-pnum(const struct passages *ps, int i, const char *key, double *d)
+pnum(const struct passages *ps, int i, int k, double *d)
 {
-	size_t len;
-	const char *v = cc_json_member(ps->at[i], ps->len[i], key, &len);
+	struct passage *p = passage(ps, i);
 	jv x;
 	int ok;
 
-	if (!v || !(*v == '-' || (*v >= '0' && *v <= '9')))
+	if (!p->val[k] || !(*p->val[k] == '-' || (*p->val[k] >= '0' && *p->val[k] <= '9')))
 		return 0;
-	x = cc_json_to_jv(v, len);
+	x = cc_json_to_jv(p->val[k], p->len[k]);
 	ok = jv_get_kind(x) == JV_KIND_NUMBER;
 	if (ok)
 		*d = jv_number_value(x);
@@ -217,9 +259,9 @@ pick_passage(const struct cc_answerer *ar, const struct passages *ps,
 
 	for (int i = 0; i < ps->n; i++) {
 		jv keep = jv_array();
-		const char *l = pstr(ps, i, "language", &keep);
-		const char *c = pstr(ps, i, "category", &keep);
-		const char *src = pstr(ps, i, "source", &keep);
+		const char *l = pstr(ps, i, P_LANGUAGE, &keep);
+		const char *c = pstr(ps, i, P_CATEGORY, &keep);
+		const char *src = pstr(ps, i, P_SOURCE, &keep);
 		int ok = l && strcmp(l, lang) == 0 &&
 		    (!category || (c && strcmp(c, category) == 0) ||
 			(venue && place_index(ar, c) < 0)) &&
@@ -408,11 +450,11 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 			jv_free(route1);
 			cc_answer_release(&day);
 			for (int j = 0; j < ps->n; j++) {
-				const char *l = pstr(ps, j, "language", &keep);
-				const char *c = pstr(ps, j, "category", &keep);
-				const char *types = pstr(ps, j, "request_types", &keep);
-				const char *id = pstr(ps, j, "id", &keep);
-				const char *content = pstr(ps, j, "content", &keep);
+				const char *l = pstr(ps, j, P_LANGUAGE, &keep);
+				const char *c = pstr(ps, j, P_CATEGORY, &keep);
+				const char *types = pstr(ps, j, P_REQUEST_TYPES, &keep);
+				const char *id = pstr(ps, j, P_ID, &keep);
+				const char *content = pstr(ps, j, P_CONTENT, &keep);
 				int seen = 0;
 
 				jv_array_foreach(used, u, x) {
@@ -485,9 +527,9 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 	p = pick_passage(ar, ps, lang, category);
 
 	if (p >= 0) {
-		const char *content = pstr(ps, p, "content", &keep);
-		const char *title = pstr(ps, p, "title", &keep);
-		const char *id = pstr(ps, p, "id", &keep);
+		const char *content = pstr(ps, p, P_CONTENT, &keep);
+		const char *title = pstr(ps, p, P_TITLE, &keep);
+		const char *id = pstr(ps, p, P_ID, &keep);
 		struct cc_var vars[] = {
 			{ "passage", content ? content : "", 0 },
 			{ "title", title ? title : "", 0 }, { 0 },
@@ -682,8 +724,8 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 
 		if (p >= 0) {	/* calendar down: the knowledge base only */
 			jv keep = jv_array();
-			const char *id = pstr(ps, p, "id", &keep);
-			struct cc_var pv[] = { { "passage", pstr(ps, p, "content", &keep), 0 }, { 0 } };
+			const char *id = pstr(ps, p, P_ID, &keep);
+			struct cc_var pv[] = { { "passage", pstr(ps, p, P_CONTENT, &keep), 0 }, { 0 } };
 
 			say(ar, a, "events.kb", lang, pv);
 			if (id)
@@ -695,8 +737,8 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 			say(ar, a, "events.none", lang, vars);
 			if (kb >= 0) {	/* none in the range: the regular ones */
 				jv keep = jv_array();
-				const char *id = pstr(ps, kb, "id", &keep);
-				struct cc_var pv[] = { { "passage", pstr(ps, kb, "content", &keep), 0 }, { 0 } };
+				const char *id = pstr(ps, kb, P_ID, &keep);
+				struct cc_var pv[] = { { "passage", pstr(ps, kb, P_CONTENT, &keep), 0 }, { 0 } };
 
 				cc_texts_fill(&a->text, cc_texts_get(ar->texts, "events.regular",
 				    lang, NULL), pv);
@@ -763,15 +805,15 @@ answer_general(const struct cc_answerer *ar, struct cc_answer *a,
 	    mentions(ar, "tag.happy", lang, folded) ? "[happy]" : "[relaxed]";
 
 	for (int i = 0; i < ps->n; i++) {
-		const char *src = pstr(ps, i, "source", &keep);
+		const char *src = pstr(ps, i, P_SOURCE, &keep);
 		double score = 0;
-		int scored = pnum(ps, i, "score", &score);
+		int scored = pnum(ps, i, P_SCORE, &score);
 
 		if (src && strcmp(src, "web_search") == 0 && nweb < 3) {
 			struct cc_var v[] = {
-				{ "title", pstr(ps, i, "title", &keep), 0 },
-				{ "snippet", pstr(ps, i, "content", &keep), 0 },
-				{ "url", pstr(ps, i, "url", &keep), 0 },
+				{ "title", pstr(ps, i, P_TITLE, &keep), 0 },
+				{ "snippet", pstr(ps, i, P_CONTENT, &keep), 0 },
+				{ "url", pstr(ps, i, P_URL, &keep), 0 },
 				{ 0 },
 			};
 			for (struct cc_var *x = v; x->name; x++)
@@ -782,12 +824,12 @@ answer_general(const struct cc_answerer *ar, struct cc_answer *a,
 			cc_texts_fill(&web, cc_texts_get(ar->texts, "general.web_item", lang, NULL), v);
 		} else if (!passage && scored && score >= ar->general_min_score) {
 			/* a weak match answers a different question: leave it */
-			const char *l = pstr(ps, i, "language", &keep);
+			const char *l = pstr(ps, i, P_LANGUAGE, &keep);
 
 			if (l && strcmp(l, lang) == 0) {
-				const char *id = pstr(ps, i, "id", &keep);
+				const char *id = pstr(ps, i, P_ID, &keep);
 
-				passage = pstr(ps, i, "content", &keep);
+				passage = pstr(ps, i, P_CONTENT, &keep);
 				a->passages = jv_array_append(a->passages,
 				    jv_string(id ? id : ""));
 			}
