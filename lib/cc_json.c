@@ -351,7 +351,7 @@ static int value(struct lex *l);
 static int
 member(struct lex *l)
 {
-	size_t key_at = l->out->len, val_at;
+	size_t key_at = l->out->len, val_at, sub = l->doc->nsubs;
 	int escaped;
 
 	ws(l);
@@ -377,6 +377,18 @@ member(struct lex *l)
 			d->fields = cc_xrealloc(d->fields, d->cap * sizeof *d->fields);
 		}
 		d->fields[d->nfields++] = (struct cc_json_field){
+			.key_at = key_at + 1, .key_len = val_at - key_at - 3,
+			.val_at = val_at, .val_len = l->out->len - val_at,
+			.sub = sub, .nsub = d->nsubs - sub,
+		};
+	} else if (l->depth == 2) {	/* a member of a top-level member */
+		struct cc_json_doc *d = l->doc;
+
+		if (d->nsubs == d->subcap) {
+			d->subcap = d->subcap ? d->subcap * 2 : 64;
+			d->subs = cc_xrealloc(d->subs, d->subcap * sizeof *d->subs);
+		}
+		d->subs[d->nsubs++] = (struct cc_json_field){
 			.key_at = key_at + 1, .key_len = val_at - key_at - 3,
 			.val_at = val_at, .val_len = l->out->len - val_at,
 		};
@@ -463,6 +475,7 @@ cc_json_scan(struct cc_json_doc *doc, const char *s, size_t n)
 
 	doc->text.len = 0;
 	doc->nfields = 0;
+	doc->nsubs = 0;
 	doc->needs_rewrite = 0;
 	doc->err = NULL;
 	doc->err_col = 0;
@@ -486,6 +499,21 @@ cc_json_field(const struct cc_json_doc *doc, const char *key)
 
 		if (f->key_len == k && memcmp(doc->text.data + f->key_at, key, k) == 0)
 			return f;
+	}
+	return NULL;
+}
+
+const struct cc_json_field *
+cc_json_subfield(const struct cc_json_doc *doc, const struct cc_json_field *f,
+    const char *key)
+{
+	size_t k = strlen(key);
+
+	for (size_t i = f->sub + f->nsub; i-- > f->sub;) {	/* the last wins */
+		const struct cc_json_field *s = &doc->subs[i];
+
+		if (s->key_len == k && memcmp(doc->text.data + s->key_at, key, k) == 0)
+			return s;
 	}
 	return NULL;
 }
@@ -732,6 +760,9 @@ cc_json_doc_release(struct cc_json_doc *doc)
 	free(doc->fields);
 	doc->fields = NULL;
 	doc->nfields = doc->cap = 0;
+	free(doc->subs);
+	doc->subs = NULL;
+	doc->nsubs = doc->subcap = 0;
 }
 
 jv

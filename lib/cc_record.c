@@ -98,6 +98,21 @@ cc_record_raw_at(struct cc_record *rec, const char *path, size_t *len)
 	memcpy(key, path, k);
 	key[k] = '\0';
 	v = cc_record_raw(rec, key, len);
+	if (v && path[k] == '.' && !jv_is_valid(rec->whole)) {
+		/* the second name from the scan's index, not by a walk */
+		const struct cc_json_field *f = cc_json_field(&rec->doc, key);
+
+		path += k + 1;
+		k = strcspn(path, ".");
+		if (k >= sizeof key)
+			return NULL;
+		memcpy(key, path, k);
+		key[k] = '\0';
+		if (!(f = cc_json_subfield(&rec->doc, f, key)))
+			return NULL;
+		v = rec->doc.text.data + f->val_at;
+		*len = f->val_len;
+	}
 	while (v && path[k] == '.') {
 		path += k + 1;
 		k = strcspn(path, ".");

@@ -106,6 +106,18 @@ test_scan(void)
 	ok(f && f->val_len == 7 && memcmp(d.text.data + f->val_at, "{\"c\":2}", 7) == 0,
 	    "a nested object is one member");
 	ok(!cc_json_field(&d, "c"), "nested members are not top-level");
+	ok(cc_json_scan(&d, "{\"a\":1, \"b\" : {\"c\":2, \"d\": {\"e\":3}, \"c\": 4},"
+	    " \"f\":[{\"g\":5}], \"h\": {}}", 68) == 0, "a record with nested objects");
+	f = cc_json_subfield(&d, cc_json_field(&d, "b"), "c");
+	ok(f && f->val_len == 1 && d.text.data[f->val_at] == '4',
+	    "a member's member is indexed; a repeated name: the last one wins");
+	f = cc_json_subfield(&d, cc_json_field(&d, "b"), "d");
+	ok(f && f->val_len == 7 && memcmp(d.text.data + f->val_at, "{\"e\":3}", 7) == 0,
+	    "an indexed member's object value");
+	ok(!cc_json_subfield(&d, cc_json_field(&d, "b"), "e"), "three levels down is not indexed");
+	ok(!cc_json_subfield(&d, cc_json_field(&d, "f"), "g"), "nor an object in an array");
+	ok(!cc_json_subfield(&d, cc_json_field(&d, "a"), "c") &&
+	    !cc_json_subfield(&d, cc_json_field(&d, "h"), "c"), "a number and {} have no members");
 	cc_json_doc_release(&d);
 }
 
