@@ -464,11 +464,16 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 	 * more than stdio's 4 kB buffer: every record cost two reads and a
 	 * poll (the buffer never held a whole line), a fifth of the
 	 * pipeline's time in system calls.  A read still returns what the
-	 * pipe holds, so a quiet stream waits no longer.
+	 * pipe holds, so a quiet stream waits no longer.  Only before the
+	 * first read (setvbuf after one loses what is buffered), and not
+	 * over a buffer the program gave the stream itself (cc-coach's).
 	 */
 	static char inbuf[1 << 16];
 
-	setvbuf(in, inbuf, _IOFBF, sizeof inbuf);
+#ifdef __GLIBC__
+	if (!in->_IO_buf_base)
+#endif
+		setvbuf(in, inbuf, _IOFBF, sizeof inbuf);
 	r.rec.whole = jv_invalid();
 	r.rec.held = jv_array();
 	for (;;) {
