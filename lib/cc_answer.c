@@ -12,6 +12,7 @@
 #include "config.h"
 
 #include <ctype.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,124 @@ member(jv o, const char *key)	/* borrows o */
 	if (jv_get_kind(o) != JV_KIND_OBJECT)
 		return jv_invalid();
 	return jv_object_get(jv_copy(o), jv_string(key));
+}
+
+/*
+ * retrieval.results, read where an answer looks: each passage is kept as
+ * its compact text, and read when an answer first looks at it, in one
+ * pass over its members.  An answer quotes one passage or a few of the
+ * ten, and turning all of them into jv (their long texts above all) was a
+ * third of cc-respond's work.
+ */
+enum { P_ID, P_TITLE, P_CONTENT, P_SCORE, P_LANGUAGE, P_CATEGORY, P_SOURCE,
+	P_REQUEST_TYPES, P_URL, P_KEYS };
+static const char *const passage_keys[P_KEYS + 1] = {
+	"id", "title", "content", "score", "language", "category", "source",
+	"request_types", "url", NULL,
+};
+
+struct passage {
+	char *text;		/* a copy once read, NULL before */
+	const char *val[P_KEYS];	/* each member's JSON text in it, or NULL */
+	size_t len[P_KEYS];
+	const char *str[P_KEYS];	/* a string without escapes, NUL-ended
+					   in place of its closing quote */
+};
+
+struct passages {
+	int n;
+	const char **at;	/* each passage's text, in the record */
+	size_t *len;
+	struct passage *p;
+};
+
+static void
+passages_of(struct cc_record *rec, struct passages *ps)
+{
+	size_t n, pos = 0, len, cap = 0;
+	const char *arr = cc_record_raw_at(rec, "retrieval.results", &n), *p;
+
+	memset(ps, 0, sizeof *ps);
+	while (arr && (p = cc_json_next(arr, n, &pos, &len))) {
+		if (ps->n == (int)cap) {
+			cap = cap ? cap * 2 : 16;
+			ps->at = cc_xrealloc(ps->at, cap * sizeof *ps->at);
+			ps->len = cc_xrealloc(ps->len, cap * sizeof *ps->len);
+		}
+		ps->at[ps->n] = p;
+		ps->len[ps->n++] = len;
+	}
+	if (ps->n)
+		ps->p = memset(cc_xmalloc((size_t)ps->n * sizeof *ps->p), 0,
+		    (size_t)ps->n * sizeof *ps->p);
+}
+
+static void
+passages_release(struct passages *ps)
+{
+	for (int i = 0; i < ps->n; i++)
+		free(ps->p[i].text);
+	free(ps->p);
+	free(ps->at);
+	free(ps->len);
+	memset(ps, 0, sizeof *ps);
+}
+
+static struct passage *
+passage(const struct passages *ps, int i)
+{
+	struct passage *p = &ps->p[i];
+
+	if (p->text)
+		return p;
+	p->text = cc_xmalloc(ps->len[i] + 1);
+	memcpy(p->text, ps->at[i], ps->len[i]);
+	p->text[ps->len[i]] = '\0';
+	cc_json_members(p->text, ps->len[i], passage_keys, p->val, p->len);
+	for (int k = 0; k < P_KEYS; k++)
+		if (p->val[k] && *p->val[k] == '"' &&
+		    !memchr(p->val[k], '\\', p->len[k])) {
+			p->text[p->val[k] - p->text + (ptrdiff_t)p->len[k] - 1] = '\0';
+			p->str[k] = p->val[k] + 1;
+		}
+	return p;
+}
+
+/* The string member k of passage i, or NULL; *keep holds it if need be. */
+static const char *
+pstr(const struct passages *ps, int i, int k, jv *keep)
+{
+	struct passage *p = passage(ps, i);
+	jv s;
+
+	if (p->str[k] || !p->val[k] || *p->val[k] != '"')
+		return p->str[k];
+	s = cc_json_to_jv(p->val[k], p->len[k]);	/* escapes: decoded */
+	*keep = jv_array_append(*keep, jv_copy(s));
+	{
+		const char *t = jv_string_value(s);
+
+		jv_free(s);	/* *keep still holds the string */
+		return t;
+	}
+}
+
+/* The number member k of passage i; 0 when it is none. */
+static int
+pnum(const struct passages *ps, int i, int k, double *d)
+{
+	struct passage *p = passage(ps, i);
+	jv x;
+	int ok;
+
+	if (!p->val[k] || !(*p->val[k] == '-' || (*p->val[k] >= '0' && *p->val[k] <= '9')))
+		return 0;
+	x = cc_json_to_jv(p->val[k], p->len[k]);
+	ok = jv_get_kind(x) == JV_KIND_NUMBER;
+	if (ok)
+		*d = jv_number_value(x);
+	jv_free(x);
+	return ok;
 }
 
 void
@@ -129,34 +248,30 @@ place_index(const struct cc_answerer *ar, const char *category)
 
 /*
  * The passage that answers: the best-ranked one in the answer language
- * about the asked place (cc-rag has already ranked by request type).
+ * about the asked place (cc-rag has already ranked by request type); its
+ * rank, or -1.
  */
-static jv
-pick_passage(const struct cc_answerer *ar, jv results, const char *lang,
-    const char *category, int *rank)
+static int
+pick_passage(const struct cc_answerer *ar, const struct passages *ps,
+    const char *lang, const char *category)
 {
-	int n = jv_get_kind(results) == JV_KIND_ARRAY ?
-	    jv_array_length(jv_copy(results)) : 0;
 	int venue = category && place_index(ar, category) == 0;
 
-	for (int i = 0; i < n; i++) {
-		jv r = jv_array_get(jv_copy(results), i), keep = jv_array();
-		const char *l = str(r, "language", &keep);
-		const char *c = str(r, "category", &keep);
-		const char *src = str(r, "source", &keep);
+	for (int i = 0; i < ps->n; i++) {
+		jv keep = jv_array();
+		const char *l = pstr(ps, i, P_LANGUAGE, &keep);
+		const char *c = pstr(ps, i, P_CATEGORY, &keep);
+		const char *src = pstr(ps, i, P_SOURCE, &keep);
 		int ok = l && strcmp(l, lang) == 0 &&
 		    (!category || (c && strcmp(c, category) == 0) ||
 			(venue && place_index(ar, c) < 0)) &&
 		    (!src || strcmp(src, "web_search") != 0);
 
 		jv_free(keep);
-		if (ok) {
-			*rank = i;
-			return r;
-		}
-		jv_free(r);
+		if (ok)
+			return i;
 	}
-	return jv_invalid();
+	return -1;
 }
 
 static void language_part(const char *s, const char *sep, const char *lang,
@@ -295,13 +410,12 @@ static int answer_opening(const struct cc_answerer *ar, struct cc_answer *a,
  */
 static int
 answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
-    jv retrieval, jv events, const char *lang)
+    const struct passages *ps, jv events, const char *lang)
 {
 	jv keep = jv_array(), places = member(route, "places"), aspects = member(route, "aspects");
-	jv results = member(retrieval, "results"), used = jv_array();
+	jv used = jv_array();
 	int np = jv_get_kind(places) == JV_KIND_ARRAY ? jv_array_length(jv_copy(places)) : 0;
 	int na = jv_get_kind(aspects) == JV_KIND_ARRAY ? jv_array_length(jv_copy(aspects)) : 0;
-	int n = jv_get_kind(results) == JV_KIND_ARRAY ? jv_array_length(jv_copy(results)) : 0;
 	const char *category = str(route, "category", &keep);
 	const char *rt = str(route, "request_type", &keep);
 	struct cc_buf parts = {0};
@@ -341,13 +455,12 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 			 * floor guide), then any that covers it.
 			 */
 			for (int pass = 0, found = 0; pass < 2 && !found; pass++)
-			for (int j = 0, only = pass == 0; j < n; j++) {
-				jv r = jv_array_get(jv_copy(results), j);
-				const char *l = str(r, "language", &keep);
-				const char *c = str(r, "category", &keep);
-				const char *types = str(r, "request_types", &keep);
-				const char *id = str(r, "id", &keep);
-				const char *content = str(r, "content", &keep);
+			for (int j = 0, only = pass == 0; j < ps->n; j++) {
+				const char *l = pstr(ps, j, P_LANGUAGE, &keep);
+				const char *c = pstr(ps, j, P_CATEGORY, &keep);
+				const char *types = pstr(ps, j, P_REQUEST_TYPES, &keep);
+				const char *id = pstr(ps, j, P_ID, &keep);
+				const char *content = pstr(ps, j, P_CONTENT, &keep);
 				int seen = 0;
 
 				jv_array_foreach(used, u, x) {
@@ -364,11 +477,9 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 					used = jv_array_append(used, jv_string(id));
 					a->passages = jv_array_append(a->passages, jv_string(id));
 					add_source(a, "knowledge_base");
-					jv_free(r);
 					found = 1;
 					break;
 				}
-				jv_free(r);
 			}
 		}
 	if (nparts >= 2) {
@@ -387,7 +498,6 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 out:
 	cc_buf_release(&parts);
 	jv_free(used);
-	jv_free(results);
 	jv_free(places);
 	jv_free(aspects);
 	jv_free(keep);
@@ -719,19 +829,19 @@ label_named(const struct cc_answerer *ar, const char *label, const char *q,
 	return hit;
 }
 
-/* Put the best passage in lang other than results[table] that names
+/* Put the best passage in lang other than passage `table` that names
  * the column (its capacity, say) before the answer. */
 static void
-cell_with_other(struct cc_answer *a, jv results, int table, const char *lang,
-    const char *column)
+cell_with_other(struct cc_answer *a, const struct passages *ps, int table,
+    const char *lang, const char *column)
 {
-	int n = jv_array_length(jv_copy(results)), done = 0;
+	int done = 0;
 
-	for (int i = 0; i < n && !done; i++) {
-		jv r = jv_array_get(jv_copy(results), i), keep = jv_array();
-		const char *content = str(r, "content", &keep);
-		const char *id = str(r, "id", &keep);
-		const char *l = str(r, "language", &keep);
+	for (int i = 0; i < ps->n && !done; i++) {
+		jv keep = jv_array();
+		const char *content = pstr(ps, i, P_CONTENT, &keep);
+		const char *id = pstr(ps, i, P_ID, &keep);
+		const char *l = pstr(ps, i, P_LANGUAGE, &keep);
 
 		if (i != table && l && strcmp(l, lang) == 0 && content &&
 		    strstr(content, column) && sentences(content)) {
@@ -749,7 +859,6 @@ cell_with_other(struct cc_answer *a, jv results, int table, const char *lang,
 			done = 1;
 		}
 		jv_free(keep);
-		jv_free(r);
 	}
 }
 
@@ -764,18 +873,16 @@ cell_with_other(struct cc_answer *a, jv results, int table, const char *lang,
  * first.  0, or -1 when the question is no such question.
  */
 static int
-answer_cell(const struct cc_answerer *ar, struct cc_answer *a, jv results,
-    const char *category, const char *query, size_t qlen, const char *lang,
-    int picked)
+answer_cell(const struct cc_answerer *ar, struct cc_answer *a,
+    const struct passages *ps, const char *category, const char *query,
+    size_t qlen, const char *lang, int picked)
 {
-	int n = jv_get_kind(results) == JV_KIND_ARRAY ?
-	    jv_array_length(jv_copy(results)) : 0;
 	char *q = NULL, *qraw = NULL;
 	int rc = -1, from = 0, to = 0, has_span = 0;
 
-	for (int i = 0; i < n && rc < 0; i++) {
-		jv r = jv_array_get(jv_copy(results), i), keep = jv_array();
-		const char *content = str(r, "content", &keep);
+	for (int i = 0; i < ps->n && rc < 0; i++) {
+		jv keep = jv_array();
+		const char *content = pstr(ps, i, P_CONTENT, &keep);
 		const char *l, *c, *id;
 		struct cell_table t;
 		int col = 0, row = -1, best = 0, cols[CELL_MAX_COLS], ncols = 0;
@@ -784,18 +891,16 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a, jv results,
 		/* most passages are prose: nothing more to read of them */
 		if (!content || !has_table(content)) {
 			jv_free(keep);
-			jv_free(r);
 			continue;
 		}
-		l = str(r, "language", &keep);
-		c = str(r, "category", &keep);
-		id = str(r, "id", &keep);
+		l = pstr(ps, i, P_LANGUAGE, &keep);
+		c = pstr(ps, i, P_CATEGORY, &keep);
+		id = pstr(ps, i, P_ID, &keep);
 		if (!l || strcmp(l, lang) != 0 ||
 		    (category && (!c || strcmp(c, category) != 0)) ||
 		    (!q && !cc_texts_get(ar->texts, "table.cell", lang, NULL)) ||
 		    cell_table_read(content, &t) < 0) {
 			jv_free(keep);
-			jv_free(r);
 			continue;
 		}
 		if (!q) {	/* the first table: read the question */
@@ -887,11 +992,10 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a, jv results,
 			 * Room 1, and how much ..."): the best passage that
 			 * names it, first */
 			if (mentions(ar, "table.also", lang, qraw))
-				cell_with_other(a, results, i, lang, t.col[col]);
+				cell_with_other(a, ps, i, lang, t.col[col]);
 		}
 		free(t.copy);
 		jv_free(keep);
-		jv_free(r);
 	}
 	free(q);
 	free(qraw);
@@ -907,15 +1011,14 @@ sentences(const char *s)
 
 static void
 answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
-    jv retrieval, jv events, const char *query, size_t qlen, const char *lang)
+    const struct passages *ps, jv events, const char *query, size_t qlen,
+    const char *lang)
 {
 	jv keep = jv_array();
 	const char *category = str(route, "category", &keep);
 	const char *places = cc_texts_get(ar->texts, "kb.places", "*", NULL);
-	jv results = member(retrieval, "results");
-	int rank = 0;
 	char venue[64] = "";
-	jv p;
+	int p;
 
 	/* a category that is no place (a clarification's, say): the venue's */
 	if (place_index(ar, category) < 0) {
@@ -923,25 +1026,21 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 			snprintf(venue, sizeof venue, "%.*s", (int)strcspn(places, " "), places);
 		category = *venue ? venue : NULL;	/* no places named: any passage */
 	}
-	if (answer_compound(ar, a, route, retrieval, events, lang) == 0 ||
+	if (answer_compound(ar, a, route, ps, events, lang) == 0 ||
 	    answer_opening(ar, a, route, events, category, lang) == 0) {
-		jv_free(results);
 		jv_free(keep);
 		return;
 	}
-	p = pick_passage(ar, results, lang, category, &rank);
-	if (answer_cell(ar, a, results, category, query, qlen, lang,
-	    jv_is_valid(p) ? rank : -1) == 0) {
-		jv_free(p);
-		jv_free(results);
+	p = pick_passage(ar, ps, lang, category);
+	if (answer_cell(ar, a, ps, category, query, qlen, lang, p) == 0) {
 		jv_free(keep);
 		return;
 	}
 
-	if (jv_is_valid(p)) {
-		const char *content = str(p, "content", &keep);
-		const char *title = str(p, "title", &keep);
-		const char *id = str(p, "id", &keep);
+	if (p >= 0) {
+		const char *content = pstr(ps, p, P_CONTENT, &keep);
+		const char *title = pstr(ps, p, P_TITLE, &keep);
+		const char *id = pstr(ps, p, P_ID, &keep);
 		struct cc_var vars[] = {
 			{ "passage", content ? content : "", 0 },
 			{ "title", title ? title : "", 0 }, { 0 },
@@ -957,7 +1056,7 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		} else {
 			say(ar, a, "found", lang, vars);
 		}
-		a->confidence = rank == 0 ? 0.9 : 0.8;
+		a->confidence = p == 0 ? 0.9 : 0.8;
 		add_source(a, "knowledge_base");
 		if (id)
 			a->passages = jv_array_append(a->passages, jv_string(id));
@@ -966,8 +1065,6 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		a->confidence = 0.3;
 		add_source(a, "fallback");
 	}
-	jv_free(p);
-	jv_free(results);
 	jv_free(keep);
 }
 
@@ -1115,14 +1212,14 @@ same_name(const char *x, const char *y)
  * {name} {when} into out.  0, or -1 when no passage says it.
  */
 static int
-event_pattern(const struct cc_answerer *ar, jv events, jv retrieval,
-    const char *category, const char *lang, struct cc_buf *out)
+event_pattern(const struct cc_answerer *ar, jv events,
+    const struct passages *ps, const char *category, const char *lang,
+    struct cc_buf *out)
 {
-	jv keep = jv_array(), results = member(retrieval, "results");
+	jv keep = jv_array();
 	jv items = member(events, "items"), first = jv_invalid();
 	const char *title = str(events, "title", &keep), *fmt;
 	char *keys[2] = {NULL, NULL};
-	int n = jv_get_kind(results) == JV_KIND_ARRAY ? jv_array_length(jv_copy(results)) : 0;
 	int rc = -1;
 
 	fmt = cc_texts_get(ar->texts, "events.pattern", lang, NULL);
@@ -1141,11 +1238,10 @@ event_pattern(const struct cc_answerer *ar, jv events, jv retrieval,
 		}
 		cc_buf_release(&t);
 	}
-	for (int i = 0; i < n && rc < 0; i++) {
-		jv r = jv_array_get(jv_copy(results), i);
-		const char *l = str(r, "language", &keep);
-		const char *c = str(r, "category", &keep);
-		const char *content = str(r, "content", &keep);
+	for (int i = 0; i < ps->n && rc < 0; i++) {
+		const char *l = pstr(ps, i, P_LANGUAGE, &keep);
+		const char *c = pstr(ps, i, P_CATEGORY, &keep);
+		const char *content = pstr(ps, i, P_CONTENT, &keep);
 
 		if (content && l && strcmp(l, lang) == 0 &&
 		    (!category || (c && strcmp(c, category) == 0))) {
@@ -1173,14 +1269,12 @@ event_pattern(const struct cc_answerer *ar, jv events, jv retrieval,
 				line = end ? end + 1 : NULL;
 			}
 		}
-		jv_free(r);
 	}
 out:
 	free(keys[0]);
 	free(keys[1]);
 	jv_free(first);
 	jv_free(items);
-	jv_free(results);
 	jv_free(keep);
 	return rc;
 }
@@ -1192,7 +1286,7 @@ out:
  */
 static void
 answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
-    jv retrieval, const char *category, const char *lang)
+    const struct passages *ps, const char *category, const char *lang)
 {
 	jv items = member(events, "items"), errors = member(events, "errors");
 	int n = jv_get_kind(items) == JV_KIND_ARRAY ? jv_array_length(jv_copy(items)) : 0;
@@ -1227,7 +1321,7 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 		struct cc_buf pattern = {0};
 
 		/* a regular event by name: when it is held, then its dates */
-		if (event_pattern(ar, events, retrieval, category, lang, &pattern) == 0) {
+		if (event_pattern(ar, events, ps, category, lang, &pattern) == 0) {
 			struct cc_var pv[] = { { "pattern", pattern.data, pattern.len },
 			    { "range", vars[0].value, 0 }, { "events", vars[1].value, 0 }, { 0 } };
 
@@ -1240,29 +1334,25 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 		a->confidence = 0.8;
 		a->events = n;
 	} else {
-		int rank;
-		jv results = member(retrieval, "results");
-		jv p = failed ? pick_passage(ar, results, lang, category, &rank) : jv_invalid();
+		int p = failed ? pick_passage(ar, ps, lang, category) : -1;
 
-		jv_free(results);
-		if (jv_is_valid(p)) {	/* calendar down: the knowledge base only */
+		if (p >= 0) {	/* calendar down: the knowledge base only */
 			jv keep = jv_array();
-			const char *id = str(p, "id", &keep);
-			struct cc_var pv[] = { { "passage", str(p, "content", &keep), 0 }, { 0 } };
+			const char *id = pstr(ps, p, P_ID, &keep);
+			struct cc_var pv[] = { { "passage", pstr(ps, p, P_CONTENT, &keep), 0 }, { 0 } };
 
 			say(ar, a, "events.kb", lang, pv);
 			if (id)
 				a->passages = jv_array_append(a->passages, jv_string(id));
 			jv_free(keep);
 		} else {
-			jv results2 = member(retrieval, "results");
-			jv kb = pick_passage(ar, results2, lang, category, &rank);
+			int kb = pick_passage(ar, ps, lang, category);
 
 			say(ar, a, "events.none", lang, vars);
-			if (jv_is_valid(kb)) {	/* none in the range: the regular ones */
+			if (kb >= 0) {	/* none in the range: the regular ones */
 				jv keep = jv_array();
-				const char *id = str(kb, "id", &keep);
-				struct cc_var pv[] = { { "passage", str(kb, "content", &keep), 0 }, { 0 } };
+				const char *id = pstr(ps, kb, P_ID, &keep);
+				struct cc_var pv[] = { { "passage", pstr(ps, kb, P_CONTENT, &keep), 0 }, { 0 } };
 
 				cc_texts_fill(&a->text, cc_texts_get(ar->texts, "events.regular",
 				    lang, NULL), pv);
@@ -1270,10 +1360,7 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 					a->passages = jv_array_append(a->passages, jv_string(id));
 				jv_free(keep);
 			}
-			jv_free(kb);
-			jv_free(results2);
 		}
-		jv_free(p);
 		a->confidence = 0.7;
 	}
 	cc_buf_release(&range);
@@ -1320,11 +1407,10 @@ mentions(const struct cc_answerer *ar, const char *key, const char *lang,
 }
 
 static void
-answer_general(const struct cc_answerer *ar, struct cc_answer *a, jv retrieval,
-    const char *query, size_t qlen, const char *lang)
+answer_general(const struct cc_answerer *ar, struct cc_answer *a,
+    const struct passages *ps, const char *query, size_t qlen, const char *lang)
 {
-	jv results = member(retrieval, "results"), keep = jv_array();
-	int n = jv_get_kind(results) == JV_KIND_ARRAY ? jv_array_length(jv_copy(results)) : 0;
+	jv keep = jv_array();
 	const char *passage = NULL;
 	struct cc_buf web = {0};
 	int nweb = 0;
@@ -1332,16 +1418,16 @@ answer_general(const struct cc_answerer *ar, struct cc_answer *a, jv retrieval,
 	const char *tag = mentions(ar, "tag.surprised", lang, folded) ? "[surprised]" :
 	    mentions(ar, "tag.happy", lang, folded) ? "[happy]" : "[relaxed]";
 
-	for (int i = 0; i < n; i++) {
-		jv r = jv_array_get(jv_copy(results), i);
-		const char *src = str(r, "source", &keep);
-		jv score = member(r, "score");
+	for (int i = 0; i < ps->n; i++) {
+		const char *src = pstr(ps, i, P_SOURCE, &keep);
+		double score = 0;
+		int scored = pnum(ps, i, P_SCORE, &score);
 
 		if (src && strcmp(src, "web_search") == 0 && nweb < 3) {
 			struct cc_var v[] = {
-				{ "title", str(r, "title", &keep), 0 },
-				{ "snippet", str(r, "content", &keep), 0 },
-				{ "url", str(r, "url", &keep), 0 },
+				{ "title", pstr(ps, i, P_TITLE, &keep), 0 },
+				{ "snippet", pstr(ps, i, P_CONTENT, &keep), 0 },
+				{ "url", pstr(ps, i, P_URL, &keep), 0 },
 				{ 0 },
 			};
 			for (struct cc_var *x = v; x->name; x++)
@@ -1350,19 +1436,18 @@ answer_general(const struct cc_answerer *ar, struct cc_answer *a, jv retrieval,
 			if (nweb++)
 				cc_buf_add(&web, "\n", 1);
 			cc_texts_fill(&web, cc_texts_get(ar->texts, "general.web_item", lang, NULL), v);
-		} else if (!passage && jv_get_kind(score) == JV_KIND_NUMBER &&
-		    jv_number_value(score) >= ar->general_min_score) {
+		} else if (!passage && scored && score >= ar->general_min_score) {
 			/* a weak match answers a different question: leave it */
-			const char *l = str(r, "language", &keep);
+			const char *l = pstr(ps, i, P_LANGUAGE, &keep);
 
 			if (l && strcmp(l, lang) == 0) {
-				passage = str(r, "content", &keep);
+				const char *id = pstr(ps, i, P_ID, &keep);
+
+				passage = pstr(ps, i, P_CONTENT, &keep);
 				a->passages = jv_array_append(a->passages,
-				    jv_string(str(r, "id", &keep) ? str(r, "id", &keep) : ""));
+				    jv_string(id ? id : ""));
 			}
 		}
-		jv_free(score);
-		jv_free(r);
 	}
 	struct cc_var vars[] = {
 		{ "tag", tag, 0 },
@@ -1390,7 +1475,6 @@ answer_general(const struct cc_answerer *ar, struct cc_answer *a, jv retrieval,
 	}
 	free(folded);
 	cc_buf_release(&web);
-	jv_free(results);
 	jv_free(keep);
 }
 
@@ -1680,24 +1764,13 @@ route_of(struct cc_record *rec)
 	return route;
 }
 
-static jv
-retrieval_of(struct cc_record *rec)
-{
-	jv results = cc_record_at(rec, "retrieval.results");
-
-	if (!jv_is_valid(results)) {
-		jv_free(results);
-		return jv_invalid();
-	}
-	return jv_object_set(jv_object(), jv_string("results"), results);
-}
-
 int
 cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
     struct cc_session *store, struct cc_answer *a)
 {
 	jv route = route_of(rec), keep = jv_array();
-	jv retrieval = jv_invalid(), events = jv_invalid();
+	jv events = jv_invalid();
+	struct passages ps = {0};
 	jv sess = cc_record_at(rec, "route.debug_info.session");
 	jv turn = member(sess, "turn");
 	const struct cc_domain_agent *ag;
@@ -1708,7 +1781,6 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 
 	if (jv_get_kind(route) != JV_KIND_OBJECT || !query) {
 		jv_free(route);
-		jv_free(retrieval);
 		jv_free(events);
 		jv_free(sess);
 		jv_free(turn);
@@ -1738,18 +1810,18 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	if (answer_reply(ar, a, str(route, "reply", &keep), lang) < 0)
 	switch (ag->answer) {
 	case CC_ANSWER_KB:
-		retrieval = retrieval_of(rec);
+		passages_of(rec, &ps);
 		events = cc_record_get(rec, "events");
-		answer_kb(ar, a, route, retrieval, events, query, qlen, lang);
+		answer_kb(ar, a, route, &ps, events, query, qlen, lang);
 		break;
 	case CC_ANSWER_EVENTS:
-		retrieval = retrieval_of(rec);
+		passages_of(rec, &ps);
 		events = cc_record_get(rec, "events");
-		answer_events(ar, a, events, retrieval, category, lang);
+		answer_events(ar, a, events, &ps, category, lang);
 		break;
 	case CC_ANSWER_SEARCH:
-		retrieval = retrieval_of(rec);
-		answer_general(ar, a, retrieval, query, qlen, lang);
+		passages_of(rec, &ps);
+		answer_general(ar, a, &ps, query, qlen, lang);
 		break;
 	case CC_ANSWER_MEMORY:
 		answer_memory(ar, a, store, sid, a->turn, lang);
@@ -1773,8 +1845,8 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	if (a->kind == CC_ANSWER_KB || a->kind == CC_ANSWER_CLARIFY)
 		name_as_asked(ar, a, query, qlen, lang);
 	free(sid);
+	passages_release(&ps);
 	jv_free(route);
-	jv_free(retrieval);
 	jv_free(events);
 	jv_free(sess);
 	jv_free(turn);

@@ -113,11 +113,92 @@ utf8_seq(const unsigned char *s, size_t n)
 #define ANY_IS(x, b) ANY_BELOW((x) ^ (ONES * (b)), 1)
 
 /*
+ * Sixteen bytes at a time with SSE2 (every x86-64 has it): how many
+ * bytes from s on (at most n, whole blocks of 16, ending on a character
+ * boundary) are plain, as plain_run() counts them.  A block is plain when
+ * it holds no quote, backslash or control character, and each of its
+ * bytes above 0x7F is a lead byte of two or three bytes (C2-DF, E1-EC,
+ * EE-EF: E0 and ED need their second byte checked, F0-F4 are four bytes
+ * long; plain_run's own loop takes those) or a continuation byte, the
+ * continuation bytes exactly where the leads want them.  A sequence
+ * that runs past the block is left for the next one.  Japanese text was
+ * the slow part of checking a record: a character at a time.
+ */
+#ifdef __SSE2__
+#include <emmintrin.h>
+
+static size_t
+plain_blocks(const unsigned char *s, size_t n)
+{
+	const __m128i quote = _mm_set1_epi8('"'), bslash = _mm_set1_epi8('\\');
+	const __m128i c1f = _mm_set1_epi8(0x1F), flip = _mm_set1_epi8((char)0x80);
+	size_t i = 0;
+
+	while (n - i >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+		__m128i w;
+		unsigned bad = (unsigned)_mm_movemask_epi8(_mm_or_si128(_mm_or_si128(
+		    _mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, bslash)),
+		    _mm_cmpeq_epi8(_mm_max_epu8(v, c1f), c1f)));	/* <= 0x1F */
+		/* the bytes before the first that is no string text */
+		unsigned before = bad ? (bad & -bad) - 1 : 0xFFFF;
+		unsigned high = (unsigned)_mm_movemask_epi8(v) & before;
+		unsigned cont, lead2, lead3, want;
+
+		if (high) {
+			/* w = v - 0x80 as signed bytes: 0x80-0xFF become 0-127 */
+			w = _mm_xor_si128(v, flip);
+			cont = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(
+			    _mm_cmpgt_epi8(w, _mm_set1_epi8(0x3F)),
+			    _mm_cmpgt_epi8(w, _mm_set1_epi8(-1))));	/* 80-BF */
+			lead2 = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+			    _mm_cmpgt_epi8(w, _mm_set1_epi8(0x41)),
+			    _mm_cmplt_epi8(w, _mm_set1_epi8(0x60))));	/* C2-DF */
+			lead3 = (unsigned)_mm_movemask_epi8(_mm_andnot_si128(
+			    _mm_cmpeq_epi8(w, _mm_set1_epi8(0x6D)), _mm_and_si128(
+			    _mm_cmpgt_epi8(w, _mm_set1_epi8(0x60)),
+			    _mm_cmplt_epi8(w, _mm_set1_epi8(0x70)))));	/* E1-EF, not ED */
+			cont &= before;
+			lead2 &= before;
+			lead3 &= before;
+			if ((cont | lead2 | lead3) != high)
+				return i;
+			want = lead2 << 1 | lead3 << 1 | lead3 << 2;
+			if ((want & before) != cont)
+				return i;
+			if (want & ~before) {
+				/* the last character goes on past the block (or
+				   into the quote): start there */
+				unsigned lead = lead2 | lead3;
+
+				if (bad)
+					return i + 31 - (size_t)__builtin_clz(lead);
+				i += 31 - (size_t)__builtin_clz(lead);	/* 14 or 15 */
+				continue;
+			}
+		}
+		if (bad)
+			return i + (size_t)__builtin_ctz(bad);
+		i += 16;
+	}
+	return i;
+}
+#else
+static size_t
+plain_blocks(const unsigned char *s, size_t n)
+{
+	(void)s;
+	(void)n;
+	return 0;
+}
+#endif
+
+/*
  * How many bytes from s on (at most n) are plain: printable ASCII other
  * than " and \, or whole well-formed UTF-8 sequences of two or three
- * bytes (all the Japanese text there is).  Eight ASCII bytes are looked
- * at in one go: scanning strings was most of what a stage did with a
- * record of passages.
+ * bytes (all the Japanese text there is).  Whole blocks go through
+ * plain_blocks(); the rest, eight ASCII bytes at a time or a character
+ * at a time, up to the next block.
  */
 static size_t
 plain_run(const unsigned char *s, size_t n)
@@ -125,39 +206,37 @@ plain_run(const unsigned char *s, size_t n)
 	size_t i = 0;
 
 	for (;;) {
-		while (n - i >= 8) {
-			uint64_t x;
+		size_t stop;
 
-			memcpy(&x, s + i, 8);
-			if ((x & HIGHS) || ANY_BELOW(x, 0x20) || ANY_IS(x, '"') ||
-			    ANY_IS(x, '\\'))
+		i += plain_blocks(s + i, n - i);
+		stop = n - i > 16 ? i + 16 : n;
+		while (i < stop) {
+			while (stop - i >= 8) {
+				uint64_t x;
+
+				memcpy(&x, s + i, 8);
+				if ((x & HIGHS) || ANY_BELOW(x, 0x20) || ANY_IS(x, '"') ||
+				    ANY_IS(x, '\\'))
+					break;
+				i += 8;
+			}
+			if (i >= stop)
 				break;
-			i += 8;
-		}
-		if (i >= n)
-			return n;
-		unsigned char c = s[i];
+			unsigned char c = s[i];
 
-		if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\') {
-			i++;
-			continue;
-		}
-		/* a run of two- and three-byte sequences */
-		for (;;) {
-			if (c >= 0xE1 && c < 0xF0 && c != 0xED && n - i >= 3 &&
+			if (c >= 0x20 && c < 0x80 && c != '"' && c != '\\')
+				i++;
+			else if (c >= 0xE1 && c < 0xF0 && c != 0xED && n - i >= 3 &&
 			    (s[i + 1] & 0xC0) == 0x80 && (s[i + 2] & 0xC0) == 0x80)
 				i += 3;	/* E0 and ED (overlong, surrogates): utf8_seq */
 			else if (c >= 0xC2 && c < 0xE0 && n - i >= 2 &&
 			    (s[i + 1] & 0xC0) == 0x80)
 				i += 2;
 			else
-				break;
-			if (i >= n)
-				return n;
-			c = s[i];
+				return i;
 		}
-		if (c >= 0x80 || c < 0x20 || c == '"' || c == '\\')
-			return i;
+		if (i >= n)
+			return n;
 	}
 }
 
@@ -272,7 +351,7 @@ static int value(struct lex *l);
 static int
 member(struct lex *l)
 {
-	size_t key_at = l->out->len, val_at;
+	size_t key_at = l->out->len, val_at, sub = l->doc->nsubs;
 	int escaped;
 
 	ws(l);
@@ -298,6 +377,18 @@ member(struct lex *l)
 			d->fields = cc_xrealloc(d->fields, d->cap * sizeof *d->fields);
 		}
 		d->fields[d->nfields++] = (struct cc_json_field){
+			.key_at = key_at + 1, .key_len = val_at - key_at - 3,
+			.val_at = val_at, .val_len = l->out->len - val_at,
+			.sub = sub, .nsub = d->nsubs - sub,
+		};
+	} else if (l->depth == 2) {	/* a member of a top-level member */
+		struct cc_json_doc *d = l->doc;
+
+		if (d->nsubs == d->subcap) {
+			d->subcap = d->subcap ? d->subcap * 2 : 64;
+			d->subs = cc_xrealloc(d->subs, d->subcap * sizeof *d->subs);
+		}
+		d->subs[d->nsubs++] = (struct cc_json_field){
 			.key_at = key_at + 1, .key_len = val_at - key_at - 3,
 			.val_at = val_at, .val_len = l->out->len - val_at,
 		};
@@ -384,6 +475,7 @@ cc_json_scan(struct cc_json_doc *doc, const char *s, size_t n)
 
 	doc->text.len = 0;
 	doc->nfields = 0;
+	doc->nsubs = 0;
 	doc->needs_rewrite = 0;
 	doc->err = NULL;
 	doc->err_col = 0;
@@ -407,6 +499,21 @@ cc_json_field(const struct cc_json_doc *doc, const char *key)
 
 		if (f->key_len == k && memcmp(doc->text.data + f->key_at, key, k) == 0)
 			return f;
+	}
+	return NULL;
+}
+
+const struct cc_json_field *
+cc_json_subfield(const struct cc_json_doc *doc, const struct cc_json_field *f,
+    const char *key)
+{
+	size_t k = strlen(key);
+
+	for (size_t i = f->sub + f->nsub; i-- > f->sub;) {	/* the last wins */
+		const struct cc_json_field *s = &doc->subs[i];
+
+		if (s->key_len == k && memcmp(doc->text.data + s->key_at, key, k) == 0)
+			return s;
 	}
 	return NULL;
 }
@@ -494,6 +601,20 @@ cc_json_member(const char *obj, size_t n, const char *key, size_t *len)
 		i++;
 	}
 	return found;
+}
+
+const char *
+cc_json_next(const char *arr, size_t n, size_t *pos, size_t *len)
+{
+	size_t i = *pos ? *pos : 1;
+
+	if (n < 2 || arr[0] != '[' || i >= n || arr[i] == ']')
+		return NULL;
+	*len = skip_compact(arr + i, n - i);
+	*pos = i + *len;
+	if (*pos < n && arr[*pos] == ',')
+		(*pos)++;
+	return arr + i;
 }
 
 int
@@ -639,6 +760,9 @@ cc_json_doc_release(struct cc_json_doc *doc)
 	free(doc->fields);
 	doc->fields = NULL;
 	doc->nfields = doc->cap = 0;
+	free(doc->subs);
+	doc->subs = NULL;
+	doc->nsubs = doc->subcap = 0;
 }
 
 jv

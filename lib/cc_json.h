@@ -45,10 +45,15 @@ cc_buf_add(struct cc_buf *b, const void *p, size_t n)
 	b->data[b->len] = '\0';
 }
 
-/* A top-level member of an object, as offsets into cc_json_doc.text. */
+/*
+ * A member of an object, as offsets into cc_json_doc.text.  A top-level
+ * member whose value is an object also has its members indexed: subs[sub]
+ * to subs[sub + nsub - 1] of the doc.
+ */
 struct cc_json_field {
 	size_t key_at, key_len;	/* the name, without its quotes */
 	size_t val_at, val_len;	/* the value's compact text */
+	size_t sub, nsub;	/* a top-level member's own members */
 };
 
 /* One JSON text, checked and compacted in a single pass (no jv built). */
@@ -56,6 +61,14 @@ struct cc_json_doc {
 	struct cc_buf text;	/* the value with insignificant space removed */
 	struct cc_json_field *fields;	/* top-level members, in order */
 	size_t nfields, cap;
+	/*
+	 * The members of the top-level members' object values: a stage
+	 * reads route.agent or retrieval.results, and walking to it through
+	 * the neighbours (a route's debug trace, a retrieval's context) once
+	 * for each member read cost more than the scan that indexes them.
+	 */
+	struct cc_json_field *subs;
+	size_t nsubs, subcap;
 	/*
 	 * The text is valid JSON but cannot be copied as it is: it holds
 	 * invalid UTF-8 or raw control characters in a string (libjq
@@ -76,6 +89,9 @@ int cc_json_scan(struct cc_json_doc *doc, const char *s, size_t n);
 /* The last top-level member named key, or NULL. */
 const struct cc_json_field *cc_json_field(const struct cc_json_doc *doc,
 	const char *key);
+/* The last member named key of top-level member f's object, or NULL. */
+const struct cc_json_field *cc_json_subfield(const struct cc_json_doc *doc,
+	const struct cc_json_field *f, const char *key);
 void cc_json_doc_release(struct cc_json_doc *doc);
 /*
  * The compact text of member `key` of the object text obj[0..n), or NULL;
@@ -94,6 +110,13 @@ const char *cc_json_member(const char *obj, size_t n, const char *key, size_t *l
  */
 int cc_json_members(const char *obj, size_t n, const char *const keys[],
 	const char *vals[], size_t lens[]);
+/*
+ * The elements of the compact array text arr[0..n) (checked by
+ * cc_json_scan()), one a call: start with *pos = 0; returns the next
+ * element's text, its length in *len, or NULL after the last one (or when
+ * arr is no array).  Like cc_json_member(), it skips, never parses.
+ */
+const char *cc_json_next(const char *arr, size_t n, size_t *pos, size_t *len);
 /*
  * The jv of the compact text s[0..n) checked by cc_json_scan(): the same
  * value jv_parse_sized() would give, several times faster.  Owned.

@@ -98,6 +98,21 @@ cc_record_raw_at(struct cc_record *rec, const char *path, size_t *len)
 	memcpy(key, path, k);
 	key[k] = '\0';
 	v = cc_record_raw(rec, key, len);
+	if (v && path[k] == '.' && !jv_is_valid(rec->whole)) {
+		/* the second name from the scan's index, not by a walk */
+		const struct cc_json_field *f = cc_json_field(&rec->doc, key);
+
+		path += k + 1;
+		k = strcspn(path, ".");
+		if (k >= sizeof key)
+			return NULL;
+		memcpy(key, path, k);
+		key[k] = '\0';
+		if (!(f = cc_json_subfield(&rec->doc, f, key)))
+			return NULL;
+		v = rec->doc.text.data + f->val_at;
+		*len = f->val_len;
+	}
 	while (v && path[k] == '.') {
 		path += k + 1;
 		k = strcspn(path, ".");
@@ -444,6 +459,21 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 	ssize_t n;
 	int failed = 0;
 
+	/*
+	 * A pipe's worth of input at a time.  Behind cc-rag a record is 5 kB,
+	 * more than stdio's 4 kB buffer: every record cost two reads and a
+	 * poll (the buffer never held a whole line), a fifth of the
+	 * pipeline's time in system calls.  A read still returns what the
+	 * pipe holds, so a quiet stream waits no longer.  Only before the
+	 * first read (setvbuf after one loses what is buffered), and not
+	 * over a buffer the program gave the stream itself (cc-coach's).
+	 */
+	static char inbuf[1 << 16];
+
+#ifdef __GLIBC__
+	if (!in->_IO_buf_base)
+#endif
+		setvbuf(in, inbuf, _IOFBF, sizeof inbuf);
 	r.rec.whole = jv_invalid();
 	r.rec.held = jv_array();
 	for (;;) {

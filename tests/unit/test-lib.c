@@ -106,6 +106,18 @@ test_scan(void)
 	ok(f && f->val_len == 7 && memcmp(d.text.data + f->val_at, "{\"c\":2}", 7) == 0,
 	    "a nested object is one member");
 	ok(!cc_json_field(&d, "c"), "nested members are not top-level");
+	ok(cc_json_scan(&d, "{\"a\":1, \"b\" : {\"c\":2, \"d\": {\"e\":3}, \"c\": 4},"
+	    " \"f\":[{\"g\":5}], \"h\": {}}", 68) == 0, "a record with nested objects");
+	f = cc_json_subfield(&d, cc_json_field(&d, "b"), "c");
+	ok(f && f->val_len == 1 && d.text.data[f->val_at] == '4',
+	    "a member's member is indexed; a repeated name: the last one wins");
+	f = cc_json_subfield(&d, cc_json_field(&d, "b"), "d");
+	ok(f && f->val_len == 7 && memcmp(d.text.data + f->val_at, "{\"e\":3}", 7) == 0,
+	    "an indexed member's object value");
+	ok(!cc_json_subfield(&d, cc_json_field(&d, "b"), "e"), "three levels down is not indexed");
+	ok(!cc_json_subfield(&d, cc_json_field(&d, "f"), "g"), "nor an object in an array");
+	ok(!cc_json_subfield(&d, cc_json_field(&d, "a"), "c") &&
+	    !cc_json_subfield(&d, cc_json_field(&d, "h"), "c"), "a number and {} have no members");
 	cc_json_doc_release(&d);
 }
 
@@ -157,6 +169,102 @@ test_member(void)
 	member_is(rec, "a.x", NULL, "a member of an array");
 	member_is("{\"k\":1,\"k\":2}", "k", "2", "a repeated name: the last one wins");
 	member_is("{\"route\":{\"agent\":\"A\",\"category\":null}}", "route.category", "null", "a null value");
+}
+
+/*
+ * The scanner's fast paths (eight ASCII bytes, sixteen bytes of two- and
+ * three-byte sequences at a time) against utf8proc: random strings of
+ * valid and invalid pieces, at every offset from a block's start, must
+ * be marked for rewriting exactly when they are not UTF-8, and copied
+ * as they are otherwise.
+ */
+static void
+test_scan_utf8(void)
+{
+	static const char *const pieces[] = {
+		"a", "Z0", " ", "~", "abcdefghijklmnopq", "\xc3\xa9", "\xc2\x80",
+		"\xdf\xbf", "\xe3\x81\x82", "\xe3\x81\x82\xe3\x81\x84\xe3\x81\x86",
+		"\xe1\x80\x80", "\xef\xbf\xbf", "\xec\xbf\xbf", "\xee\x80\x80",
+		"\xe0\xa0\x80", "\xed\x9f\xbf", "\xf0\x9f\x98\x80", "\xf4\x8f\xbf\xbf",
+		"\\n", "\\\"", "\\u3042", "\\\\",
+		/* not UTF-8, alone or as a piece of a neighbour's sequence */
+		"\xe0\x80\x80", "\xed\xa0\x80", "\xc0\xaf", "\xc1\xbf", "\xf5\x80\x80\x80",
+		"\x80", "\xbf", "\xe3\x81", "\xe3", "\xc3", "\xf4\x90\x80\x80", "\xff",
+	};
+	const size_t np = sizeof pieces / sizeof *pieces;
+	uint64_t seed = 0x9E3779B97F4A7C15ULL;
+	struct cc_json_doc d = {0};
+	struct cc_buf text = {0};
+	int wrong = 0, bad = 0, cases = 20000;
+	char first[400] = "";
+
+	for (int c = 0; c < cases; c++) {
+		int k = 1 + (int)(seed % 40);
+
+		text.len = 0;
+		cc_buf_add(&text, "\"", 1);
+		cc_buf_add(&text, "0123456789abcdef", (size_t)(c % 16));
+		while (k--) {
+			seed ^= seed << 13;
+			seed ^= seed >> 7;
+			seed ^= seed << 17;
+			/* invalid pieces one time in eight */
+			size_t i = seed % 8 ? seed / 8 % (np - 12) : np - 12 + seed / 8 % 12;
+
+			cc_buf_add(&text, pieces[i], strlen(pieces[i]));
+		}
+		cc_buf_add(&text, "\"", 1);
+		int valid = cc_utf8_valid(text.data, text.len);
+
+		bad += !valid;
+		if (cc_json_scan(&d, text.data, text.len) != 0 ||
+		    d.needs_rewrite != !valid ||
+		    (valid && (d.text.len != text.len ||
+			memcmp(d.text.data, text.data, text.len) != 0))) {
+			if (!wrong++)
+				for (size_t i = 0; i < text.len && i < 120; i++)
+					snprintf(first + strlen(first), sizeof first - strlen(first),
+					    "%02x", (unsigned char)text.data[i]);
+		}
+	}
+	ok(wrong == 0 && bad > cases / 10 && bad < cases - cases / 10,
+	    "scan: %d random strings (%d not UTF-8) marked as utf8proc says, "
+	    "%d wrong%s%s", cases, bad, wrong, wrong ? ", the first: " : "", first);
+	cc_buf_release(&text);
+	cc_json_doc_release(&d);
+}
+
+/* The elements of a JSON array text, through cc_json_next, joined by |. */
+static void
+elements_are(const char *json, const char *want, const char *what)
+{
+	struct cc_json_doc d = {0};
+	struct cc_buf got = {0};
+	size_t pos = 0, len;
+	const char *e;
+	int n = 0;
+
+	if (cc_json_scan(&d, json, strlen(json)) == 0)
+		while ((e = cc_json_next(d.text.data, d.text.len, &pos, &len))) {
+			if (n++)
+				cc_buf_add(&got, "|", 1);
+			cc_buf_add(&got, e, len);
+		}
+	is_str(got.data ? got.data : "", want, "elements: %s", what);
+	cc_buf_release(&got);
+	cc_json_doc_release(&d);
+}
+
+static void
+test_elements(void)
+{
+	elements_are("[1, \"a,]\\\"\", {\"k\": [2, 3]}, [], null]",
+	    "1|\"a,]\\\"\"|{\"k\":[2,3]}|[]|null",
+	    "scalars, a string with a comma, bracket and escapes, containers");
+	elements_are("[]", "", "an empty array has none");
+	elements_are("[{}]", "{}", "one element");
+	elements_are("{\"a\": 1}", "", "an object is no array");
+	elements_are("\"[1]\"", "", "a string is no array");
 }
 
 /* cc_json_to_jv gives what jv_parse_sized gives, for checked text. */
@@ -663,6 +771,8 @@ main(void)
 	test_nfkc();
 	test_scan();
 	test_member();
+	test_elements();
+	test_scan_utf8();
 	test_to_jv();
 	test_memo();
 	test_names();
