@@ -2,7 +2,7 @@
  * cc_session.h: session memory: the turns of a conversation and their answers,
  * and each stage's own state, in the store CC_STORE names: SQLite files
  * under the state directory by default (sessions.db, answers.db,
- * state-NAME.db), or a PostgreSQL database (cc-store(5)).
+ * state-NAME.db), or a PostgreSQL database (cc-store(1)).
  *
  * Owns: the store connection and its write batches.  Borrows: the
  * configuration (state directory, lock timeout).

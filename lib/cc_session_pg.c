@@ -28,7 +28,7 @@
  *
  * SQL only ever takes values as parameters ($1); the schema's names are
  * fixed, qualified (no search_path is trusted) and versioned
- * (concierge.schema_version, migrations below, cc-store(5)).  libpq is
+ * (concierge.schema_version, migrations below, cc-store(1)).  libpq is
  * loaded with dlopen() on first use, like libcurl (cc_http.c): most
  * processes never open a PostgreSQL store and should not pay for loading
  * it and its libraries at start.
@@ -246,9 +246,14 @@ conn_lost(struct conn *c, const PGresult *r)
 {
 	const char *state = r ? pq.resultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
 
-	/* 08: connection exceptions; 57P: the server shutting down */
-	return pq.status(c->pg) != CONNECTION_OK ||
-	    (state && (strncmp(state, "08", 2) == 0 || strncmp(state, "57P", 3) == 0));
+	/*
+	 * 08: connection exceptions; 57P: the server shutting down; none:
+	 * libpq's own error, such as "server closed the connection
+	 * unexpectedly" after a write to a dead server, when PQstatus still
+	 * says CONNECTION_OK (libpq 15)
+	 */
+	return pq.status(c->pg) != CONNECTION_OK || !state ||
+	    strncmp(state, "08", 2) == 0 || strncmp(state, "57P", 3) == 0;
 }
 
 /* Settings of a fresh connection; 0 or -1. */
@@ -274,7 +279,7 @@ conn_setup(struct pg *p, struct conn *c)
 static int
 conn_open(struct pg *p, struct conn *c)
 {
-	char timeout[16];
+	char timeout[24];
 	long s = (p->cfg->lock_timeout_ms + 999) / 1000;
 	/* ours first: what the store's conninfo says wins */
 	const char *keys[] = { "connect_timeout", "fallback_application_name",

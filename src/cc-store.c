@@ -1,7 +1,7 @@
 /*
  * cc-store: the operator's commands for the session store that CC_STORE
  * (or --store) names: set up or migrate its schema, check it, prune old
- * conversations (cc-store(1), the schema in cc-store(5)).  `concierge
+ * conversations (cc-store(1), which describes the schema too).  `concierge
  * store` is this program.
  */
 #include "config.h"
@@ -20,7 +20,7 @@ static const char usage_text[] =
 	"       cc-store [--store S] check\n"
 	"       cc-store [--store S] prune [-k SECONDS]\n"
 	"The session store: SQLite files in the state directory, or the\n"
-	"PostgreSQL database of a postgresql:// URI or conninfo (cc-store(5)).\n"
+	"PostgreSQL database of a postgresql:// URI or conninfo (cc-store(1)).\n"
 	"  migrate  create the schema, or bring it up to this program's version\n"
 	"  check    the schema version, integrity and counts; exit 1 if the\n"
 	"           store is not usable as it is\n"

@@ -21,7 +21,9 @@ if [ "$(id -u)" = 0 ]; then
 	}
 	chown postgres "$pg_dir"
 	chmod 711 "$T"
-	as_pg() { runuser -u postgres -- "$@"; }
+	# util-linux's, in /usr/sbin, which a user's PATH may not have
+	runuser=$(command -v runuser || echo /usr/sbin/runuser)
+	as_pg() { "$runuser" -u postgres -- "$@"; }
 else
 	as_pg() { "$@"; }
 fi
