@@ -507,6 +507,18 @@ cc_session_turns(struct cc_session *s, const char *session, time_t since,
 	case 1:
 		cache_forget(s->cache);	/* another process wrote turns */
 		break;
+	case 2: {			/* ... of these sessions only */
+		size_t n;
+		const char *const *changed = s->ops->turns_changed(s->b, &n);
+
+		for (size_t i = 0; i < n; i++) {
+			struct recent *gone = cache_find(s->cache, changed[i]);
+
+			if (gone)
+				cache_remove(s->cache, gone);
+		}
+		break;
+	}
 	default:
 		cache_forget(s->cache);
 		return -1;
@@ -581,6 +593,21 @@ int
 cc_session_state_begin(struct cc_session *s, const char *name)
 {
 	return s->ops->state_begin(s->b, name);
+}
+
+int
+cc_session_log(struct cc_session *s, const char *name, const char *session,
+    const char *line, time_t at)
+{
+	return s->ops->log ? s->ops->log(s->b, name, session, line, at) : 0;
+}
+
+int
+cc_session_keeps_logs(const struct cc_config *cfg)
+{
+	const char *where;
+
+	return backend(cfg, &where)->log != NULL;
 }
 
 int

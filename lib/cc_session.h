@@ -69,6 +69,17 @@ char *cc_session_mask(const char *store);
  * for people goes to out; returns an exit status (0 ok; 1 check found
  * a problem or an old schema; 4 the server cannot be reached; 5 other).
  */
+/*
+ * Append a line (JSON text) to the log `name` (the gate's decisions and
+ * outcomes), in the batches of turns: 1 when the store keeps logs
+ * (PostgreSQL: concierge.logs, shared by every machine), 0 when it does
+ * not and the caller keeps its own files (SQLite, as before), -1 on a
+ * store error.
+ */
+int cc_session_log(struct cc_session *s, const char *name, const char *session,
+	const char *line, time_t at);
+/* Whether the store cfg names keeps logs (cc_session_log would return 1). */
+int cc_session_keeps_logs(const struct cc_config *cfg);
 enum cc_store_admin { CC_STORE_MIGRATE, CC_STORE_CHECK, CC_STORE_PRUNE };
 int cc_session_admin(const struct cc_config *cfg, enum cc_store_admin what,
 	long keep, char *out, size_t outlen);

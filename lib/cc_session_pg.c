@@ -10,11 +10,16 @@
  *
  * What SQLite's PRAGMA data_version does for the writer's cache, a
  * counter row does here (concierge.changes, one row per "turns" and per
- * "state:NAME"): every batch that writes turns or a state first adds one
- * to its row and reads the sum back.  That update holds the row's lock
- * until the batch commits, so writers of one kind take turns as SQLite's
- * write lock makes them, and a sum that is not the last one seen plus
- * one says another connection wrote in between: one round trip a batch.
+ * "state:NAME"): every batch that writes adds one to its row and reads
+ * the sum back, and a sum that is not the last one seen plus one says
+ * another connection wrote in between.  A state's batch does it first,
+ * so the row's lock keeps other writers of that state out until it
+ * commits, as SQLite's write lock does (a read, a change and its write
+ * lose nobody's write).  Turns need no such lock: a batch of turns looks
+ * at the row as it begins and bumps it as it commits (peek, below), so
+ * pipelines write turns at the same time and a turn committed elsewhere
+ * is seen one batch (20 ms) late at most, never missed.  A round trip or
+ * two a batch.
  *
  * A connection lost in the middle (the server restarted, a failover)
  * is made again for up to the lock timeout and the batch written again
@@ -38,6 +43,7 @@
 #include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +54,7 @@
 
 #include "cc_util.h"
 #include "cc_config.h"
+#include "cc_json.h"
 #include "cc_session.h"
 #include "cc_store.h"
 
@@ -124,7 +131,19 @@ static const char *const migrations[] = {
 	"CREATE TABLE concierge.changes ("
 	"  name text PRIMARY KEY,"		/* turns, state:NAME */
 	"  n bigint NOT NULL,"			/* batches that wrote it */
-	"  writer text);",			/* the last one's token */
+	"  writer text);"			/* the last one's token */
+	"CREATE TABLE concierge.turn_changes ("	/* what each batch of turns */
+	"  n bigint PRIMARY KEY,"		/* (changes.n for turns) */
+	"  sessions text[] NOT NULL);",		/* wrote: its sessions */
+	/* 2: logs (the gate's decisions and outcomes), kept, not expired */
+	"CREATE TABLE concierge.logs ("
+	"  id bigserial PRIMARY KEY,"
+	"  name text NOT NULL,"			/* decisions, outcomes */
+	"  session text,"
+	"  at bigint NOT NULL,"
+	"  line text NOT NULL);"		/* JSON */
+	"CREATE INDEX logs_by_name ON concierge.logs (name, id);"
+	"CREATE INDEX logs_by_time ON concierge.logs (at);",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 /* advisory lock keys: "cc" + a number, arbitrary and fixed */
@@ -135,7 +154,8 @@ static const char *const migrations[] = {
 
 enum { S_RECENT, S_RECENT_ANSWERS, S_ADD, S_ANSWER, S_GET, S_PUT, S_COUNTER,
 	S_BUMP, S_PEEK, S_PURGE, S_PRUNE_TURNS, S_PRUNE_ANSWERS, S_PRUNE_STATE,
-	NSTMT };
+	S_LOG, S_IDS, S_ADD_MANY, S_ANSWER_MANY, S_BUMP_TURNS, S_PEEK_TURNS,
+	S_FORGET_CHANGES, NSTMT };
 static const struct {
 	const char *name, *sql;
 	int n;
@@ -174,6 +194,37 @@ static const struct {
 	{ "cc_prune_turns", "DELETE FROM concierge.turns WHERE at < $1", 1 },
 	{ "cc_prune_answers", "DELETE FROM concierge.answers WHERE at < $1", 1 },
 	{ "cc_prune_state", "DELETE FROM concierge.state WHERE at < $1", 1 },
+	/* $1 as in cc_add: a line written again keeps its id */
+	{ "cc_log", "INSERT INTO concierge.logs (id, name, session, at, line)"
+	  " VALUES (COALESCE($1::bigint, nextval('concierge.logs_id_seq')),"
+	  " $2, $3, $4, $5) ON CONFLICT (id) DO NOTHING RETURNING id", 5 },
+	/*
+	 * The ids of a batch's turns, taken at once after the batch has
+	 * looked at the counter: a turn that saw another's has a larger id.
+	 */
+	{ "cc_ids", "SELECT nextval('concierge.turns_id_seq')"
+	  " FROM generate_series(1, $1)", 1 },
+	/* a batch's turns and answers, one statement each, as arrays */
+	{ "cc_add_many", "INSERT INTO concierge.turns (id, session, at, query,"
+	  " language, agent, category, request_type, slots) SELECT * FROM"
+	  " unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[],"
+	  " $6::text[], $7::text[], $8::text[], $9::text[])"
+	  " ON CONFLICT (id) DO NOTHING", 9 },
+	{ "cc_answer_many", "INSERT INTO concierge.answers (turn, at, answer)"
+	  " SELECT DISTINCT ON (t) t, a, x FROM unnest($1::bigint[], $2::bigint[],"
+	  " $3::text[]) WITH ORDINALITY AS u(t, a, x, o) ORDER BY t, o DESC"
+	  " ON CONFLICT (turn) DO UPDATE SET at = excluded.at,"
+	  " answer = excluded.answer", 3 },
+	/* a batch of turns commits: the counter, and the sessions it wrote */
+	{ "cc_bump_turns", "WITH b AS (UPDATE concierge.changes SET n = n + 1,"
+	  " writer = $1 WHERE name = 'turns' RETURNING n)"
+	  " INSERT INTO concierge.turn_changes SELECT n, $2::text[] FROM b"
+	  " RETURNING n", 2 },
+	/* the counter, and the sessions of the batches committed after $1 */
+	{ "cc_peek_turns", "SELECT c.n, t.n, t.sessions FROM concierge.changes c"
+	  " LEFT JOIN concierge.turn_changes t ON t.n > $1 AND t.n <= c.n"
+	  " WHERE c.name = 'turns' ORDER BY t.n", 1 },
+	{ "cc_forget_changes", "DELETE FROM concierge.turn_changes WHERE n <= $1", 1 },
 };
 
 /* ---- connections and their batches ---- */
@@ -181,6 +232,7 @@ static const struct {
 /* A write of the batch, kept to be written again after a lost connection. */
 struct op {
 	int stmt;
+	int sent;		/* turns and answers wait for the batch's end */
 	char *v[9];
 };
 
@@ -191,13 +243,27 @@ struct conn {
 	int counted;		/* the counter row is known to exist */
 	int in_txn, pending;	/* an open batch and its writes */
 	int bumped;		/* the batch holds the counter row */
+	int peeked, wrote_turns;	/* turns: looked at the row; to bump it */
 	struct timespec since;
 	long long seen;		/* the counter after this connection's last bump */
 	int known, changed;	/* seen is set; another connection wrote */
+	/*
+	 * turns: the counter as last looked at, this connection's own
+	 * batches after it, and the sessions other connections wrote
+	 * (changed 2: those; changed 1: maybe any)
+	 */
+	long long looked;
+	long long *mine;
+	size_t nmine;
+	char **others;
+	size_t nothers;
 	char token[48];		/* this batch's, in the counter row */
 	unsigned long batches;
 	struct op *log;
 	size_t nlog, maxlog;
+	size_t unsent;		/* turns and answers in the log not sent yet */
+	long long *ids;		/* turn ids taken for this batch */
+	size_t nids, usedids, wantids;
 };
 
 #define MAX_STATES 4
@@ -305,16 +371,28 @@ log_clear(struct conn *c)
 	for (size_t i = 0; i < c->nlog; i++)
 		for (int k = 0; k < 9; k++)
 			free(c->log[i].v[k]);
-	c->nlog = 0;
+	c->nlog = c->unsent = 0;
+	/* ids left over are not used later: they would be older than
+	   turns other connections commit meanwhile */
+	c->nids = c->usedids = 0;
+}
+
+/* The batch is over: committed, or see batch_lost. */
+static void
+batch_done(struct conn *c)
+{
+	if (c->wrote_turns)
+		c->wantids = 2 * c->usedids;
+	c->in_txn = c->pending = c->bumped = c->peeked = c->wrote_turns = 0;
+	log_clear(c);
 }
 
 /* The batch is gone (rolled back, or given up): nothing kept is sure. */
 static void
 batch_lost(struct conn *c)
 {
-	c->in_txn = c->pending = c->bumped = 0;
+	batch_done(c);
 	c->changed = 1;
-	log_clear(c);
 }
 
 static int
@@ -366,6 +444,77 @@ exec1(struct pg *p, struct conn *c, int k, const char *sql,
 
 static int bump(struct pg *p, struct conn *c, int replaying);
 
+/* Append v to a PostgreSQL array literal being built in b (NULL: NULL). */
+static void
+array_add(struct cc_buf *b, const char *v)
+{
+	cc_buf_add(b, b->len ? "," : "{", 1);
+	if (!v) {
+		cc_buf_add(b, "NULL", 4);
+		return;
+	}
+	cc_buf_add(b, "\"", 1);
+	for (const char *q = v; *q; q++) {
+		size_t n = strcspn(q, "\"\\");
+
+		cc_buf_add(b, q, n);
+		q += n;
+		if (!*q)
+			break;
+		cc_buf_add(b, "\\", 1);
+		cc_buf_add(b, q, 1);
+	}
+	cc_buf_add(b, "\"", 1);
+}
+
+/*
+ * Send the turns and answers of the batch not sent yet, one statement
+ * for each (their values as arrays: parameters still, never SQL text).
+ * 0, or -1 with *lost telling whether the connection went.
+ */
+static int
+send_pending(struct pg *p, struct conn *c, int *lost)
+{
+	static const int kinds[][3] = { { S_ADD, S_ADD_MANY, 9 },
+		{ S_ANSWER, S_ANSWER_MANY, 3 } };
+	int rc = 0;
+
+	*lost = 0;
+	if (!c->unsent)
+		return 0;
+	for (size_t k = 0; rc == 0 && k < sizeof kinds / sizeof kinds[0]; k++) {
+		struct cc_buf arr[9];
+		const char *v[9];
+		size_t n = 0;
+		PGresult *r;
+
+		memset(arr, 0, sizeof arr);
+		for (size_t i = 0; i < c->nlog; i++) {
+			if (c->log[i].stmt != kinds[k][0] || c->log[i].sent)
+				continue;
+			for (int j = 0; j < kinds[k][2]; j++)
+				array_add(&arr[j], c->log[i].v[j]);
+			n++;
+		}
+		for (int j = 0; j < kinds[k][2]; j++) {
+			cc_buf_add(&arr[j], "}", 1);
+			v[j] = arr[j].data;
+		}
+		if (n && !(r = exec1(p, c, kinds[k][1], NULL, v, lost)))
+			rc = -1;
+		else if (n)
+			pq.clear(r);
+		for (int j = 0; j < kinds[k][2]; j++)
+			cc_buf_release(&arr[j]);
+	}
+	if (rc == 0) {
+		for (size_t i = 0; i < c->nlog; i++)
+			c->log[i].sent = 1;
+		c->unsent = 0;
+	}
+	return rc;
+}
+
 /*
  * Write the batch again on a fresh connection: 0, or -1 (*lost when the
  * connection went again).
@@ -382,13 +531,19 @@ replay(struct pg *p, struct conn *c, int *lost)
 		*lost = p->transient;
 		return -1;
 	}
+	c->unsent = 0;
 	for (size_t i = 0; i < c->nlog; i++) {
+		if (c->log[i].stmt == S_ADD || c->log[i].stmt == S_ANSWER) {
+			c->log[i].sent = 0;
+			c->unsent++;
+			continue;
+		}
 		if (!(r = exec1(p, c, c->log[i].stmt, NULL,
 		    (const char *const *)c->log[i].v, lost)))
 			return -1;
 		pq.clear(r);
 	}
-	return 0;
+	return send_pending(p, c, lost);
 }
 
 /*
@@ -406,10 +561,14 @@ recover(struct pg *p, struct conn *c, int committing)
 
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (;;) {
+		lost = 0;
 		pq.reset(c->pg);
 		if (pq.status(c->pg) == CONNECTION_OK && conn_setup(p, c) == 0) {
 			if (!c->in_txn)
 				return 0;
+			/* turns others committed meanwhile were not looked at */
+			if (strcmp(c->counter, "turns") == 0)
+				c->changed = 1;
 			if (c->bumped) {
 				/* did the batch commit, did anybody else write? */
 				const char *v[] = { c->counter };
@@ -423,10 +582,13 @@ recover(struct pg *p, struct conn *c, int committing)
 
 					pq.clear(r);
 					if (committing && n == c->seen && ours) {
-						c->in_txn = c->pending = c->bumped = 0;
-						log_clear(c);
+						batch_done(c);
 						return 0;
 					}
+					/* not committed: that number is not this one's */
+					if (c == &p->main && c->nmine &&
+					    c->mine[c->nmine - 1] == c->seen)
+						c->nmine--;
 					if (n != c->seen - 1) {
 						if (strcmp(c->counter, "turns") != 0) {
 							set_error(p, 1, "the connection to '%s' was lost "
@@ -496,6 +658,26 @@ run(struct pg *p, struct conn *c, int k, const char *sql, const char *const *v)
 	}
 }
 
+/* send_pending, the connection made again if it is lost. 0 or -1. */
+static int
+write_pending(struct pg *p, struct conn *c)
+{
+	int lost;
+
+	while (send_pending(p, c, &lost) < 0) {
+		if (!lost) {
+			pq.clear(pq.exec(c->pg, "ROLLBACK"));
+			batch_lost(c);
+			return -1;
+		}
+		if (recover(p, c, 0) < 0)
+			return -1;	/* (recover sent them again when it could) */
+		if (!c->unsent)
+			return 0;
+	}
+	return 0;
+}
+
 static int
 run_ok(struct pg *p, struct conn *c, const char *sql)
 {
@@ -525,11 +707,13 @@ conn_flush(struct pg *p, struct conn *c)
 
 	if (!c->in_txn)
 		return 0;
-	rc = run_ok(p, c, "COMMIT");
-	if (c->in_txn) {
-		c->in_txn = c->pending = c->bumped = 0;
-		log_clear(c);
-	}
+	/* turns: the counter is bumped as the batch commits (see peek) */
+	if (write_pending(p, c) < 0 || (c->wrote_turns && bump(p, c, 0) < 0))
+		rc = -1;
+	else
+		rc = run_ok(p, c, "COMMIT");
+	if (c->in_txn)
+		batch_done(c);
 	return rc;
 }
 
@@ -546,6 +730,54 @@ batch_end(struct pg *p, struct conn *c)
  * Hold c's counter row for this batch (once a batch): add one to it and
  * note whether another connection did since this one last did.
  */
+/*
+ * Turns, as their batch commits: bump the counter and note the sessions
+ * the batch wrote (turn_changes), so that other connections forget only
+ * those; keep the number as this connection's own.  Every 1024 batches
+ * the notes older than 10,240 batches go (a connection that has not
+ * looked for so long forgets all it kept).
+ */
+static int
+bump_turns(struct pg *p, struct conn *c, int replaying)
+{
+	struct cc_buf sessions = { 0 };
+	const char *v[] = { c->token, NULL };
+	char old[24];
+	const char *w[] = { old };
+	PGresult *r;
+	long long n;
+	int lost;
+
+	for (size_t i = 0; i < c->nlog; i++)
+		if (c->log[i].stmt == S_ADD)
+			array_add(&sessions, c->log[i].v[1]);
+	cc_buf_add(&sessions, sessions.len ? "}" : "{}", sessions.len ? 1 : 2);
+	v[1] = sessions.data;
+	r = replaying ? exec1(p, c, S_BUMP_TURNS, NULL, v, &lost) :
+	    run(p, c, S_BUMP_TURNS, NULL, v);
+	cc_buf_release(&sessions);
+	if (!r)
+		return -1;
+	n = pq.ntuples(r) == 1 ? strtoll(pq.getvalue(r, 0, 0), NULL, 10) : -1;
+	pq.clear(r);
+	if (n < 0) {
+		set_error(p, 0, "no row 'turns' in concierge.changes");
+		return -1;
+	}
+	if (n % 1024 == 0) {
+		snprintf(old, sizeof old, "%lld", n - 10240);
+		if (!(r = replaying ? exec1(p, c, S_FORGET_CHANGES, NULL, w, &lost) :
+		    run(p, c, S_FORGET_CHANGES, NULL, w)))
+			return -1;
+		pq.clear(r);
+	}
+	c->mine = cc_xrealloc(c->mine, (c->nmine + 1) * sizeof *c->mine);
+	c->mine[c->nmine++] = n;
+	c->seen = n;
+	c->bumped = 1;
+	return 0;
+}
+
 static int
 bump(struct pg *p, struct conn *c, int replaying)
 {
@@ -564,6 +796,8 @@ bump(struct pg *p, struct conn *c, int replaying)
 		c->counted = 1;
 	}
 	snprintf(c->token, sizeof c->token, "%016" PRIx64 "-%lu", p->nonce, ++c->batches);
+	if (c == &p->main)
+		return bump_turns(p, c, replaying);
 	if (!(r = replaying ? exec1(p, c, S_BUMP, NULL, v, &lost) : run(p, c, S_BUMP, NULL, v)))
 		return -1;
 	n = pq.ntuples(r) == 1 ? strtoll(pq.getvalue(r, 0, 0), NULL, 10) : -1;
@@ -586,6 +820,114 @@ bump(struct pg *p, struct conn *c, int replaying)
 	return 0;
 }
 
+/*
+ * Turns, at the start of a batch: look at the counter, without holding
+ * it.  Writers of turns do not wait for each other (PostgreSQL is for
+ * many pipelines at once): each bumps the counter as it commits, so a
+ * sum other than the one seen last says another connection committed
+ * turns since, either here or at this connection's own next commit.  A
+ * turn another process commits while this batch is open is thus seen at
+ * the next batch (20 ms or the next flush at most), never missed.
+ */
+static void
+others_clear(struct conn *c)
+{
+	for (size_t i = 0; i < c->nothers; i++)
+		free(c->others[i]);
+	c->nothers = 0;
+}
+
+/* Add the sessions of an array literal to c->others (changed 2). */
+static void
+note_sessions(struct conn *c, const char *text)
+{
+	const char *q = text;
+
+	if (*q == '{')
+		q++;
+	while (*q && *q != '}') {
+		struct cc_buf b = { 0 };
+
+		if (*q == '"') {
+			for (q++; *q && *q != '"'; q++) {
+				if (*q == '\\' && q[1])
+					q++;
+				cc_buf_add(&b, q, 1);
+			}
+			if (*q)
+				q++;
+		} else {
+			size_t k = strcspn(q, ",}");
+
+			cc_buf_add(&b, q, k);
+			q += k;
+		}
+		if (*q == ',')
+			q++;
+		c->others = cc_xrealloc(c->others, (c->nothers + 1) * sizeof *c->others);
+		c->others[c->nothers++] = b.data ? b.data : cc_xstrdup("");
+		if (!c->changed)
+			c->changed = 2;
+	}
+}
+
+static int
+peek(struct pg *p, struct conn *c)
+{
+	const char *v[] = { c->counter };
+	char after[24];
+	const char *w[] = { after };
+	PGresult *r;
+	long long n;
+	int rows, notes = 0;
+
+	if (!c->counted) {
+		if (!(r = run(p, c, S_COUNTER, NULL, v)))
+			return -1;
+		pq.clear(r);
+		c->counted = 1;
+	}
+	/* the first look wants the counter, not every note before it */
+	snprintf(after, sizeof after, "%lld", c->known ? c->looked : LLONG_MAX);
+	if (!(r = run(p, c, S_PEEK_TURNS, NULL, w)))
+		return -1;
+	rows = pq.ntuples(r);
+	n = rows ? strtoll(pq.getvalue(r, 0, 0), NULL, 10) : -1;
+	if (n < 0) {
+		pq.clear(r);
+		set_error(p, 0, "no row 'turns' in concierge.changes");
+		return -1;
+	}
+	for (int i = 0; i < rows && !pq.getisnull(r, i, 1); i++)
+		notes++;
+	/* a note missing (forgotten: this connection looked long ago) */
+	if (!c->known || notes != n - c->looked)
+		c->changed = 1;
+	for (int i = 0; i < notes && c->changed != 1; i++) {
+		long long k = strtoll(pq.getvalue(r, i, 1), NULL, 10);
+		int own = 0;
+
+		for (size_t j = 0; j < c->nmine && !own; j++)
+			own = c->mine[j] == k;
+		if (!own)
+			note_sessions(c, pq.getvalue(r, i, 2));
+	}
+	pq.clear(r);
+	c->looked = n;
+	c->known = 1;
+	c->peeked = 1;
+	/* this connection's own batches up to n are behind it now */
+	{
+		size_t k = 0;
+
+		for (size_t j = 0; j < c->nmine; j++)
+			if (c->mine[j] > n)
+				c->mine[k++] = c->mine[j];
+		c->nmine = k;
+	}
+	return 0;
+}
+
 /* Keep a write of the batch (its values copied) to write it again. */
 static void
 log_add(struct conn *c, int k, const char *const *v)
@@ -599,6 +941,8 @@ log_add(struct conn *c, int k, const char *const *v)
 	o = &c->log[c->nlog++];
 	memset(o, 0, sizeof *o);
 	o->stmt = k;
+	o->sent = k != S_ADD && k != S_ANSWER;
+	c->unsent += !o->sent;
 	for (int i = 0; i < stmts[k].n; i++)
 		o->v[i] = cc_store_dup(v[i]);
 }
@@ -715,6 +1059,10 @@ conn_close(struct pg *p, struct conn *c)
 	}
 	log_clear(c);
 	free(c->log);
+	free(c->ids);
+	others_clear(c);
+	free(c->others);
+	free(c->mine);
 }
 
 static int
@@ -762,6 +1110,17 @@ value(PGresult *r, int row, int col)
 	return pq.getisnull(r, row, col) ? NULL : cc_xstrdup(pq.getvalue(r, row, col));
 }
 
+/* Whether session has a turn in the batch not sent yet. */
+static int
+pending_turn_of(const struct conn *c, const char *session)
+{
+	for (size_t i = c->nlog; i-- > 0;)
+		if (c->log[i].stmt == S_ADD && !c->log[i].sent &&
+		    strcmp(c->log[i].v[1], session) == 0)
+			return 1;
+	return 0;
+}
+
 static int
 pg_recent(void *b, const char *session, time_t since, struct cc_turn *turns, int max)
 {
@@ -773,6 +1132,10 @@ pg_recent(void *b, const char *session, time_t since, struct cc_turn *turns, int
 
 	snprintf(at, sizeof at, "%lld", (long long)since);
 	snprintf(lim, sizeof lim, "%d", max);
+	/* this connection reads its own writes, as SQLite's does */
+	if (p->main.unsent && (p->answers || pending_turn_of(&p->main, session)) &&
+	    write_pending(p, &p->main) < 0)
+		return -1;
 	if (!(r = run(p, &p->main, p->answers ? S_RECENT_ANSWERS : S_RECENT, NULL, v)))
 		return -1;
 	n = pq.ntuples(r);
@@ -796,6 +1159,40 @@ pg_recent(void *b, const char *session, time_t since, struct cc_turn *turns, int
 	return n;
 }
 
+/*
+ * A turn id for this batch: from the ids taken for it, the next ones
+ * taken when they run out (twice the last batch's turns, 16 to 1024:
+ * one round trip a batch).  0 or -1.
+ */
+static int
+take_id(struct pg *p, struct conn *c, long long *id)
+{
+	char want[16];
+	const char *v[] = { want };
+	PGresult *r;
+	int n;
+
+	if (c->usedids == c->nids) {
+		c->wantids = c->wantids < 16 ? 16 : c->wantids > 1024 ? 1024 : c->wantids;
+		snprintf(want, sizeof want, "%zu", c->wantids);
+		if (!(r = run(p, c, S_IDS, NULL, v)))
+			return -1;
+		n = pq.ntuples(r);
+		c->ids = cc_xrealloc(c->ids, (size_t)(n > 0 ? n : 1) * sizeof *c->ids);
+		for (int i = 0; i < n; i++)
+			c->ids[i] = strtoll(pq.getvalue(r, i, 0), NULL, 10);
+		pq.clear(r);
+		c->nids = (size_t)n;
+		c->usedids = 0;
+		if (!n) {
+			set_error(p, 0, "no turn ids from concierge.turns_id_seq");
+			return -1;
+		}
+	}
+	*id = c->ids[c->usedids++];
+	return 0;
+}
+
 static long long
 pg_add(void *b, const char *session, const struct cc_turn *t)
 {
@@ -804,21 +1201,12 @@ pg_add(void *b, const char *session, const struct cc_turn *t)
 	char at[24], id[24];
 	const char *v[] = { NULL, session, at, t->query, t->language, t->agent,
 		t->category, t->request_type, t->slots };
-	long long turn = -1;
-	PGresult *r;
+	long long turn;
 
-	if (batch_begin(p, c) < 0 || bump(p, c, 0) < 0)
+	if (batch_begin(p, c) < 0 || take_id(p, c, &turn) < 0)
 		return -1;
+	c->wrote_turns = 1;
 	snprintf(at, sizeof at, "%lld", (long long)t->at);
-	if (!(r = run(p, c, S_ADD, NULL, v)))
-		return -1;
-	if (pq.ntuples(r) == 1)
-		turn = strtoll(pq.getvalue(r, 0, 0), NULL, 10);
-	pq.clear(r);
-	if (turn < 0) {
-		set_error(p, 0, "no id for the turn");
-		return -1;
-	}
 	snprintf(id, sizeof id, "%lld", turn);
 	v[0] = id;
 	log_add(c, S_ADD, v);
@@ -831,7 +1219,6 @@ pg_answer(void *b, long long turn, const char *answer, time_t at)
 	struct pg *p = b;
 	char id[24], when[24];
 	const char *v[] = { id, when, answer };
-	PGresult *r;
 
 	if (!p->answers) {
 		set_error(p, 0, "the store was not opened for answers");
@@ -839,11 +1226,37 @@ pg_answer(void *b, long long turn, const char *answer, time_t at)
 	}
 	snprintf(id, sizeof id, "%lld", turn);
 	snprintf(when, sizeof when, "%lld", (long long)at);
-	if (batch_begin(p, &p->main) < 0 || !(r = run(p, &p->main, S_ANSWER, NULL, v)))
+	if (batch_begin(p, &p->main) < 0)
 		return -1;
-	pq.clear(r);
-	log_add(&p->main, S_ANSWER, v);
+	log_add(&p->main, S_ANSWER, v);	/* sent as the batch ends */
 	return batch_end(p, &p->main);
+}
+
+static int
+pg_log(void *b, const char *name, const char *session, const char *line, time_t at)
+{
+	struct pg *p = b;
+	char when[24], id[24];
+	const char *v[] = { NULL, name, session, when, line };
+	PGresult *r;
+
+	snprintf(when, sizeof when, "%lld", (long long)at);
+	if (batch_begin(p, &p->main) < 0 || !(r = run(p, &p->main, S_LOG, NULL, v)))
+		return -1;
+	snprintf(id, sizeof id, "%s", pq.ntuples(r) == 1 ? pq.getvalue(r, 0, 0) : "");
+	pq.clear(r);
+	v[0] = *id ? id : NULL;
+	log_add(&p->main, S_LOG, v);
+	return batch_end(p, &p->main) < 0 ? -1 : 1;
+}
+
+static const char *const *
+pg_turns_changed(void *b, size_t *n)
+{
+	struct pg *p = b;
+
+	*n = p->main.nothers;
+	return (const char *const *)p->main.others;
 }
 
 static int
@@ -853,10 +1266,11 @@ pg_turns_hold(void *b)
 	struct conn *c = &p->main;
 	int changed;
 
+	others_clear(c);	/* the caller is done with them */
 	if (c->in_txn && cc_store_elapsed_ns(&c->since) >= CC_STORE_BATCH_NS &&
 	    conn_flush(p, c) < 0)
 		return -1;
-	if (batch_begin(p, c) < 0 || bump(p, c, 0) < 0)
+	if (batch_begin(p, c) < 0 || (!c->peeked && peek(p, c) < 0))
 		return -1;
 	changed = c->changed;
 	c->changed = 0;
@@ -1009,13 +1423,14 @@ pg_admin(const struct cc_config *cfg, const char *where, enum cc_store_admin wha
 		    " (SELECT count(DISTINCT session) FROM concierge.turns),"
 		    " (SELECT count(*) FROM concierge.answers),"
 		    " (SELECT count(*) FROM concierge.state),"
+		    " (SELECT count(*) FROM concierge.logs),"
 		    " (SELECT count(*) FROM concierge.answers a WHERE NOT EXISTS"
 		    "  (SELECT 1 FROM concierge.turns t WHERE t.id = a.turn))", NULL)))
 			goto fail;
 		say(out, outlen, ", ok\nturns %s in %s sessions, answers %s, states %s, "
-		    "answers without their turn %s\n", pq.getvalue(r, 0, 0),
+		    "log lines %s, answers without their turn %s\n", pq.getvalue(r, 0, 0),
 		    pq.getvalue(r, 0, 1), pq.getvalue(r, 0, 2), pq.getvalue(r, 0, 3),
-		    pq.getvalue(r, 0, 4));
+		    pq.getvalue(r, 0, 4), pq.getvalue(r, 0, 5));
 		pq.clear(r);
 		break;
 	case CC_STORE_PRUNE: {
@@ -1060,9 +1475,11 @@ const struct cc_store_ops cc_store_pg = {
 	.answer = pg_answer,
 	.flush = pg_flush,
 	.turns_hold = pg_turns_hold,
+	.turns_changed = pg_turns_changed,
 	.state_get = pg_state_get,
 	.state_put = pg_state_put,
 	.state_hold = pg_state_hold,
 	.state_begin = pg_state_begin,
+	.log = pg_log,
 	.admin = pg_admin,
 };

@@ -7,11 +7,14 @@
  * Every function of a backend takes the object its open returned.  The
  * contracts are cc_session.h's, except:
  *   recent      oldest first, answers only when opened with answers;
- *   turns_hold  begin the batch of turns under the lock that keeps other
- *               writers of turns out until it is committed, and tell
- *               whether another connection wrote turns since this one
- *               last held it: 1 yes (or the first call), 0 no, -1 error
- *               (the turns kept are then forgotten by the caller too);
+ *   turns_hold  begin the batch of turns and tell whether another
+ *               connection wrote turns since this one last looked: 1 yes
+ *               (or the first call), 0 no, -1 error (the turns kept are
+ *               then forgotten by the caller too).  SQLite holds the
+ *               write lock for the batch; PostgreSQL does not, and may
+ *               tell of a turn committed during a batch at the next;
+ *               2: only the sessions turns_changed lists (borrowed until
+ *               the next turns_hold) were written;
  *   transient   1 when the last error was a lost server (a temporary
  *               failure: exit status 4), 0 for a local one.
  */
@@ -37,12 +40,15 @@ struct cc_store_ops {
 	int (*answer)(void *b, long long turn, const char *answer, time_t at);
 	int (*flush)(void *b);
 	int (*turns_hold)(void *b);
+	const char *const *(*turns_changed)(void *b, size_t *n);
 	int (*state_get)(void *b, const char *session, const char *name,
 	    char **json, time_t *at);
 	int (*state_put)(void *b, const char *session, const char *name,
 	    const char *json, time_t at);
 	int (*state_hold)(void *b, const char *name);
 	int (*state_begin)(void *b, const char *name);
+	int (*log)(void *b, const char *name, const char *session,
+	    const char *line, time_t at);	/* NULL: logs are the caller's */
 	/* for operators (cc-store): see cc_session.h */
 	int (*admin)(const struct cc_config *cfg, const char *where,
 	    enum cc_store_admin what, long keep, char *out, size_t outlen);

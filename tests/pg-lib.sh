@@ -7,6 +7,7 @@
 # installed (scripts/deps installs one).
 #   pg_start, pg_stop [MODE]   start it again, stop it (default fast)
 #   pg_sql SQL                 run SQL in the store's schema, print rows
+#                              (columns separated by tabs, as sqlite-tool)
 pg_bin=${PG_BIN:-$(ls -d /usr/lib/postgresql/*/bin 2> /dev/null | sort -V | tail -n 1)}
 if [ -z "$pg_bin" ] || [ ! -x "$pg_bin/initdb" ] || [ ! -x "$pg_bin/pg_ctl" ]; then
 	echo "1..0 # SKIP no PostgreSQL server (initdb, pg_ctl) installed: scripts/deps installs it"
@@ -50,6 +51,6 @@ pg_start || { sed 's/^/# /' "$pg_dir/log"; echo "Bail out! the cluster did not s
 CC_STORE="postgresql:///concierge?host=$pg_dir&port=$pg_port"
 export CC_STORE
 pg_sql() {
-	"$pg_bin/psql" -X -A -t -q -v ON_ERROR_STOP=1 "$CC_STORE" \
+	"$pg_bin/psql" -X -A -t -q -F '	' -v ON_ERROR_STOP=1 "$CC_STORE" \
 	    -c 'SET search_path = concierge' -c "$1"
 }
