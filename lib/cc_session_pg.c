@@ -149,13 +149,14 @@ static const char *const migrations[] = {
 /* advisory lock keys: "cc" + a number, arbitrary and fixed */
 #define LOCK_MIGRATE "6363000001"
 #define LOCK_PURGE "6363000002"
+#define LOCK_IDS "6363000003"
 
 /* ---- statements ---- */
 
 enum { S_RECENT, S_RECENT_ANSWERS, S_ADD, S_ANSWER, S_GET, S_PUT, S_COUNTER,
 	S_BUMP, S_PEEK, S_PURGE, S_PRUNE_TURNS, S_PRUNE_ANSWERS, S_PRUNE_STATE,
 	S_LOG, S_IDS, S_ADD_MANY, S_ANSWER_MANY, S_BUMP_TURNS, S_PEEK_TURNS,
-	S_FORGET_CHANGES, NSTMT };
+	S_FORGET_CHANGES, S_IDS_LOCK, S_IDS_PAST, NSTMT };
 static const struct {
 	const char *name, *sql;
 	int n;
@@ -202,8 +203,9 @@ static const struct {
 	 * The ids of a batch's turns, taken at once after the batch has
 	 * looked at the counter: a turn that saw another's has a larger id.
 	 */
-	{ "cc_ids", "SELECT nextval('concierge.turns_id_seq')"
-	  " FROM generate_series(1, $1)", 1 },
+	{ "cc_ids", "WITH l AS (SELECT pg_advisory_xact_lock_shared(" LOCK_IDS "))"
+	  " SELECT nextval('concierge.turns_id_seq') FROM l, generate_series(1, $1)", 1 },
+
 	/* a batch's turns and answers, one statement each, as arrays */
 	{ "cc_add_many", "INSERT INTO concierge.turns (id, session, at, query,"
 	  " language, agent, category, request_type, slots) SELECT * FROM"
@@ -225,6 +227,15 @@ static const struct {
 	  " LEFT JOIN concierge.turn_changes t ON t.n > $1 AND t.n <= c.n"
 	  " WHERE c.name = 'turns' ORDER BY t.n", 1 },
 	{ "cc_forget_changes", "DELETE FROM concierge.turn_changes WHERE n <= $1", 1 },
+	/*
+	 * After a crash the sequence can be behind ids it gave to a batch
+	 * that did not commit (their WAL was not flushed): a batch written
+	 * again moves it past the ids it holds, under the lock every taker of
+	 * ids shares, or they would be given out twice.
+	 */
+	{ "cc_ids_lock", "SELECT pg_advisory_xact_lock(" LOCK_IDS ")", 0 },
+	{ "cc_ids_past", "SELECT setval('concierge.turns_id_seq', $1::bigint)"
+	  " WHERE $1::bigint > (SELECT last_value FROM concierge.turns_id_seq)", 1 },
 };
 
 /* ---- connections and their batches ---- */
@@ -531,12 +542,29 @@ replay(struct pg *p, struct conn *c, int *lost)
 		*lost = p->transient;
 		return -1;
 	}
+	if (c->nids) {
+		char past[24];
+		const char *w[] = { past };
+
+		snprintf(past, sizeof past, "%lld", c->ids[c->nids - 1]);
+		if (!(r = exec1(p, c, S_IDS_LOCK, NULL, NULL, lost)))
+			return -1;
+		pq.clear(r);
+		if (!(r = exec1(p, c, S_IDS_PAST, NULL, w, lost)))
+			return -1;
+		pq.clear(r);
+	}
 	c->unsent = 0;
 	for (size_t i = 0; i < c->nlog; i++) {
 		if (c->log[i].stmt == S_ADD || c->log[i].stmt == S_ANSWER) {
 			c->log[i].sent = 0;
 			c->unsent++;
 			continue;
+		}
+		/* a log line takes a new id: its old one may be given again */
+		if (c->log[i].stmt == S_LOG) {
+			free(c->log[i].v[0]);
+			c->log[i].v[0] = NULL;
 		}
 		if (!(r = exec1(p, c, c->log[i].stmt, NULL,
 		    (const char *const *)c->log[i].v, lost)))

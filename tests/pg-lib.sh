@@ -29,9 +29,12 @@ else
 	as_pg() { "$@"; }
 fi
 pg_port=5432
+# tests need no durability against a crash of the machine (bench/store
+# sets its own: PG_SETTINGS)
+pg_settings=${PG_SETTINGS:--c fsync=off}
 pg_start() {
 	as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -l "$pg_dir/log" -w -t 60 \
-	    -o "-k $pg_dir -p $pg_port -c listen_addresses= -c fsync=off" start > /dev/null
+	    -o "-k $pg_dir -p $pg_port -c listen_addresses= $pg_settings" start > /dev/null
 }
 pg_stop() {
 	as_pg "$pg_bin/pg_ctl" -D "$pg_dir/data" -m "${1:-fast}" -w stop > /dev/null 2>&1
