@@ -15,6 +15,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -276,6 +277,19 @@ cc_store_elapsed_ns(const struct timespec *since)
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (now.tv_sec - since->tv_sec) * 1000000000L + now.tv_nsec - since->tv_nsec;
+}
+
+void
+cc_store_say(char *out, size_t outlen, const char *fmt, ...)
+{
+	size_t n = strlen(out);
+	va_list ap;
+
+	if (n >= outlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out + n, outlen - n, fmt, ap);
+	va_end(ap);
 }
 
 /* ---- the choice of backend ---- */

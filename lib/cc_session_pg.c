@@ -1402,19 +1402,6 @@ pg_state_begin(void *b, const char *name)
 
 /* ---- for operators ---- */
 
-static void
-say(char *out, size_t outlen, const char *fmt, ...)
-{
-	size_t n = strlen(out);
-	va_list ap;
-
-	if (n >= outlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(out + n, outlen - n, fmt, ap);
-	va_end(ap);
-}
-
 static int
 pg_admin(const struct cc_config *cfg, const char *where, enum cc_store_admin what,
     long keep, char *out, size_t outlen)
@@ -1433,16 +1420,16 @@ pg_admin(const struct cc_config *cfg, const char *where, enum cc_store_admin wha
 		if (migrate(p, &p->main, &from) < 0)
 			goto fail;
 		if (from == SCHEMA_VERSION)
-			say(out, outlen, "%s: schema version %d, up to date\n", p->shown, from);
+			cc_store_say(out, outlen, "%s: schema version %d, up to date\n", p->shown, from);
 		else
-			say(out, outlen, "%s: schema version %d, migrated from %d\n",
+			cc_store_say(out, outlen, "%s: schema version %d, migrated from %d\n",
 			    p->shown, SCHEMA_VERSION, from);
 		break;
 	case CC_STORE_CHECK:
-		say(out, outlen, "%s: schema version %d of %d", p->shown, version,
+		cc_store_say(out, outlen, "%s: schema version %d of %d", p->shown, version,
 		    SCHEMA_VERSION);
 		if (version != SCHEMA_VERSION) {
-			say(out, outlen, version < SCHEMA_VERSION ?
+			cc_store_say(out, outlen, version < SCHEMA_VERSION ?
 			    ": run 'concierge store migrate'\n" : ": newer than this program\n");
 			status = CC_EXIT_NEGATIVE;
 			break;
@@ -1455,7 +1442,7 @@ pg_admin(const struct cc_config *cfg, const char *where, enum cc_store_admin wha
 		    " (SELECT count(*) FROM concierge.answers a WHERE NOT EXISTS"
 		    "  (SELECT 1 FROM concierge.turns t WHERE t.id = a.turn))", NULL)))
 			goto fail;
-		say(out, outlen, ", ok\nturns %s in %s sessions, answers %s, states %s, "
+		cc_store_say(out, outlen, ", ok\nturns %s in %s sessions, answers %s, states %s, "
 		    "log lines %s, answers without their turn %s\n", pq.getvalue(r, 0, 0),
 		    pq.getvalue(r, 0, 1), pq.getvalue(r, 0, 2), pq.getvalue(r, 0, 3),
 		    pq.getvalue(r, 0, 4), pq.getvalue(r, 0, 5));
@@ -1467,7 +1454,7 @@ pg_admin(const struct cc_config *cfg, const char *where, enum cc_store_admin wha
 		const char *v[] = { before };
 
 		if (version != SCHEMA_VERSION) {
-			say(out, outlen, "%s: schema version %d of %d: nothing pruned\n",
+			cc_store_say(out, outlen, "%s: schema version %d of %d: nothing pruned\n",
 			    p->shown, version, SCHEMA_VERSION);
 			status = CC_EXIT_NEGATIVE;
 			break;
@@ -1476,7 +1463,7 @@ pg_admin(const struct cc_config *cfg, const char *where, enum cc_store_admin wha
 		for (int i = 0; i < 3; i++) {
 			if (!(r = run(p, &p->main, S_PRUNE_TURNS + i, NULL, v)))
 				goto fail;
-			say(out, outlen, "%s older than %ld s removed: %s\n", tables[i],
+			cc_store_say(out, outlen, "%s older than %ld s removed: %s\n", tables[i],
 			    keep, pq.cmdTuples(r));
 			pq.clear(r);
 		}
@@ -1486,7 +1473,7 @@ pg_admin(const struct cc_config *cfg, const char *where, enum cc_store_admin wha
 	pg_close(p);
 	return status;
 fail:
-	say(out, outlen, "%s\n", p->error);
+	cc_store_say(out, outlen, "%s\n", p->error);
 	status = p->transient ? CC_EXIT_UPSTREAM : CC_EXIT_INTERNAL;
 	pg_close(p);
 	return status;

@@ -645,21 +645,7 @@ lite_transient(void *b)
 	return 0;	/* a file fails for good, or for a lock timeout */
 }
 
-
 /* ---- for operators: cc-store migrate|check|prune ---- */
-
-static void
-say(char *out, size_t outlen, const char *fmt, ...)
-{
-	size_t n = strlen(out);
-	va_list ap;
-
-	if (n >= outlen)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(out + n, outlen - n, fmt, ap);
-	va_end(ap);
-}
 
 /* One file of the store: checked, or pruned of rows older than before. */
 static int
@@ -691,7 +677,7 @@ lite_admin_file(const char *dir, const char *file, enum cc_store_admin what,
 			goto fail;
 		v = sqlite3_column_text(st, 0);
 		if (!v || strcmp((const char *)v, "ok") != 0) {
-			say(out, outlen, "%s: %s\n", path, v ? (const char *)v : "not ok");
+			cc_store_say(out, outlen, "%s: %s\n", path, v ? (const char *)v : "not ok");
 			status = CC_EXIT_NEGATIVE;
 			goto done;
 		}
@@ -705,16 +691,16 @@ lite_admin_file(const char *dir, const char *file, enum cc_store_admin what,
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)before);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		say(out, outlen, "%s: ok, %lld rows\n", path,
+		cc_store_say(out, outlen, "%s: ok, %lld rows\n", path,
 		    (long long)sqlite3_column_int64(st, 0));
 	else if (rc == SQLITE_DONE)
-		say(out, outlen, "%s: %d rows older than the retention removed\n",
+		cc_store_say(out, outlen, "%s: %d rows older than the retention removed\n",
 		    path, sqlite3_changes(db));
 	else
 		goto fail;
 	goto done;
 fail:
-	say(out, outlen, "%s: %s\n", path, db ? sqlite3_errmsg(db) : "cannot open");
+	cc_store_say(out, outlen, "%s: %s\n", path, db ? sqlite3_errmsg(db) : "cannot open");
 	status = what == CC_STORE_CHECK ? CC_EXIT_NEGATIVE : CC_EXIT_INTERNAL;
 done:
 	sqlite3_finalize(st);
@@ -737,16 +723,16 @@ lite_admin(const struct cc_config *cfg, const char *dir, enum cc_store_admin wha
 		struct lite *s = lite_open(cfg, dir, CC_SESSION_ANSWERS, err, sizeof err);
 
 		if (!s) {
-			say(out, outlen, "%s\n", err);
+			cc_store_say(out, outlen, "%s\n", err);
 			return CC_EXIT_INTERNAL;
 		}
 		lite_close(s);
-		say(out, outlen, "'%s': sessions.db and answers.db are up to date "
+		cc_store_say(out, outlen, "'%s': sessions.db and answers.db are up to date "
 		    "(state files are made on first use)\n", dir);
 		return CC_EXIT_OK;
 	}
 	if (!(d = opendir(dir))) {
-		say(out, outlen, "cannot open '%s': %s\n", dir, strerror(errno));
+		cc_store_say(out, outlen, "cannot open '%s': %s\n", dir, strerror(errno));
 		return what == CC_STORE_CHECK ? CC_EXIT_NEGATIVE : CC_EXIT_INTERNAL;
 	}
 	while ((e = readdir(d))) {

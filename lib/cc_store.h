@@ -64,5 +64,8 @@ extern const struct cc_store_ops cc_store_sqlite, cc_store_pg;
 int cc_store_name_ok(const char *name);
 long cc_store_elapsed_ns(const struct timespec *since);
 char *cc_store_dup(const char *s);
+/* Append a formatted line to the report out (outlen bytes), as it fits. */
+void cc_store_say(char *out, size_t outlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
 
 #endif
