@@ -8,28 +8,29 @@
  * for turns and answers and one per state name (as SQLite has a file
  * each), so a state's lock never waits for a batch of turns.
  *
- * What SQLite's PRAGMA data_version does for the writer's cache, a
- * counter row does here (concierge.changes, one row per "turns" and per
- * "state:NAME"): every batch that writes adds one to its row and reads
- * the sum back, and a sum that is not the last one seen plus one says
- * another connection wrote in between.  A state's batch does it first,
- * so the row's lock keeps other writers of that state out until it
- * commits, as SQLite's write lock does (a read, a change and its write
- * lose nobody's write).  Turns need no such lock: a batch of turns looks
- * at the row as it begins and bumps it as it commits (peek, below), so
- * pipelines write turns at the same time and a turn committed elsewhere
- * is seen one batch (20 ms) late at most, never missed.  A round trip or
- * two a batch.
+ * What SQLite's PRAGMA data_version does for the writer's cache is done
+ * two ways.  A stage's state has a counter row (concierge.changes,
+ * "state:NAME"): a batch that writes it first adds one to it and reads
+ * the sum back, so the row's lock keeps other writers of that state out
+ * until it commits, as SQLite's write lock does (a read, a change and its
+ * write lose nobody's write), and a sum that is not the last one seen
+ * plus one says another connection wrote in between.  Turns take no lock,
+ * so pipelines write them at once: each write of turns notes its sessions
+ * (concierge.turn_changes) in its transaction, and a batch begins by
+ * reading the notes of the transactions that ended since its last look
+ * (peek, below), forgetting only those sessions.  A turn committed
+ * elsewhere is seen one batch (20 ms) late at most, never missed.
  *
  * A connection lost in the middle (the server restarted, a failover)
  * is made again for up to the lock timeout and the batch written again
- * from its log: turn ids are the ones the sequence gave first (it never
- * gives them again), answers and states are upserts.  When the batch's
- * commit itself was cut off, the counter row's writer token tells
- * whether it went through.  A state whose row another connection bumped
- * meanwhile is not written again (its writer computed it from what it
- * read): that, and a server not back in time, are failures the caller
- * sees, marked temporary (exit status 4).
+ * from its log: turn ids are the ones the sequence gave first (moved past
+ * them, as a crash can set it back), answers and states are upserts.
+ * When a state's commit itself was cut off, the counter row's writer
+ * token tells whether it went through (turns and answers are simply
+ * written again).  A state whose row another connection bumped meanwhile
+ * is not written again (its writer computed it from what it read): that,
+ * and a server not back in time, are failures the caller sees, marked
+ * temporary (exit status 4).
  *
  * SQL only ever takes values as parameters ($1); the schema's names are
  * fixed, qualified (no search_path is trusted) and versioned
@@ -132,9 +133,12 @@ static const char *const migrations[] = {
 	"  name text PRIMARY KEY,"		/* turns, state:NAME */
 	"  n bigint NOT NULL,"			/* batches that wrote it */
 	"  writer text);"			/* the last one's token */
-	"CREATE TABLE concierge.turn_changes ("	/* what each batch of turns */
-	"  n bigint PRIMARY KEY,"		/* (changes.n for turns) */
-	"  sessions text[] NOT NULL);",		/* wrote: its sessions */
+	"CREATE TABLE concierge.turn_changes ("	/* each write of turns: */
+	"  xid xid8 NOT NULL,"			/* its transaction */
+	"  writer text NOT NULL,"		/* its connection */
+	"  at bigint NOT NULL DEFAULT extract(epoch FROM now())::bigint,"
+	"  sessions text[] NOT NULL);"		/* the sessions it wrote */
+	"CREATE INDEX turn_changes_by_xid ON concierge.turn_changes (xid);",
 	/* 2: logs (the gate's decisions and outcomes), kept, not expired */
 	"CREATE TABLE concierge.logs ("
 	"  id bigserial PRIMARY KEY,"
@@ -150,13 +154,16 @@ static const char *const migrations[] = {
 #define LOCK_MIGRATE "6363000001"
 #define LOCK_PURGE "6363000002"
 #define LOCK_IDS "6363000003"
+/* turn_changes: kept this long, trusted by a look this much younger */
+#define NOTES_KEPT_S "600"
+#define NOTES_TRUSTED_S 300
 
 /* ---- statements ---- */
 
 enum { S_RECENT, S_RECENT_ANSWERS, S_ADD, S_ANSWER, S_GET, S_PUT, S_COUNTER,
 	S_BUMP, S_PEEK, S_PURGE, S_PRUNE_TURNS, S_PRUNE_ANSWERS, S_PRUNE_STATE,
-	S_LOG, S_IDS, S_ADD_MANY, S_ANSWER_MANY, S_BUMP_TURNS, S_PEEK_TURNS,
-	S_FORGET_CHANGES, S_IDS_LOCK, S_IDS_PAST, NSTMT };
+	S_LOG, S_IDS, S_ADD_MANY, S_ANSWER_MANY, S_SNAPSHOT, S_NOTES,
+	S_IDS_LOCK, S_IDS_PAST, NSTMT };
 static const struct {
 	const char *name, *sql;
 	int n;
@@ -189,8 +196,10 @@ static const struct {
 	/* one purger at a time; the others go on at once */
 	{ "cc_purge", "WITH go AS (SELECT pg_try_advisory_xact_lock(" LOCK_PURGE ") AS ok),"
 	  " t AS (DELETE FROM concierge.turns WHERE at < $1 AND (SELECT ok FROM go)),"
-	  " a AS (DELETE FROM concierge.answers WHERE at < $1 AND (SELECT ok FROM go))"
-	  " DELETE FROM concierge.state WHERE at < $1 AND (SELECT ok FROM go)", 1 },
+	  " a AS (DELETE FROM concierge.answers WHERE at < $1 AND (SELECT ok FROM go)),"
+	  " s AS (DELETE FROM concierge.state WHERE at < $1 AND (SELECT ok FROM go))"
+	  " DELETE FROM concierge.turn_changes WHERE (SELECT ok FROM go)"
+	  " AND at < extract(epoch FROM now())::bigint - " NOTES_KEPT_S, 1 },
 	/* cc-store prune */
 	{ "cc_prune_turns", "DELETE FROM concierge.turns WHERE at < $1", 1 },
 	{ "cc_prune_answers", "DELETE FROM concierge.answers WHERE at < $1", 1 },
@@ -207,26 +216,24 @@ static const struct {
 	  " SELECT nextval('concierge.turns_id_seq') FROM l, generate_series(1, $1)", 1 },
 
 	/* a batch's turns and answers, one statement each, as arrays */
-	{ "cc_add_many", "INSERT INTO concierge.turns (id, session, at, query,"
-	  " language, agent, category, request_type, slots) SELECT * FROM"
+	/* ... and the note of their sessions for the other writers (peek) */
+	{ "cc_add_many", "WITH t AS (INSERT INTO concierge.turns (id, session, at,"
+	  " query, language, agent, category, request_type, slots) SELECT * FROM"
 	  " unnest($1::bigint[], $2::text[], $3::bigint[], $4::text[], $5::text[],"
 	  " $6::text[], $7::text[], $8::text[], $9::text[])"
-	  " ON CONFLICT (id) DO NOTHING", 9 },
+	  " ON CONFLICT (id) DO NOTHING)"
+	  " INSERT INTO concierge.turn_changes (xid, writer, sessions)"
+	  " VALUES (pg_current_xact_id(), $10, $2::text[])", 10 },
 	{ "cc_answer_many", "INSERT INTO concierge.answers (turn, at, answer)"
 	  " SELECT DISTINCT ON (t) t, a, x FROM unnest($1::bigint[], $2::bigint[],"
 	  " $3::text[]) WITH ORDINALITY AS u(t, a, x, o) ORDER BY t, o DESC"
 	  " ON CONFLICT (turn) DO UPDATE SET at = excluded.at,"
 	  " answer = excluded.answer", 3 },
-	/* a batch of turns commits: the counter, and the sessions it wrote */
-	{ "cc_bump_turns", "WITH b AS (UPDATE concierge.changes SET n = n + 1,"
-	  " writer = $1 WHERE name = 'turns' RETURNING n)"
-	  " INSERT INTO concierge.turn_changes SELECT n, $2::text[] FROM b"
-	  " RETURNING n", 2 },
-	/* the counter, and the sessions of the batches committed after $1 */
-	{ "cc_peek_turns", "SELECT c.n, t.n, t.sessions FROM concierge.changes c"
-	  " LEFT JOIN concierge.turn_changes t ON t.n > $1 AND t.n <= c.n"
-	  " WHERE c.name = 'turns' ORDER BY t.n", 1 },
-	{ "cc_forget_changes", "DELETE FROM concierge.turn_changes WHERE n <= $1", 1 },
+	/* peek: which transactions are done, then the notes of those done since */
+	{ "cc_snapshot", "SELECT pg_current_snapshot()::text", 0 },
+	{ "cc_notes", "SELECT sessions FROM concierge.turn_changes"
+	  " WHERE xid >= pg_snapshot_xmin($1::pg_snapshot)"
+	  " AND NOT pg_visible_in_snapshot(xid, $1::pg_snapshot) AND writer <> $2", 2 },
 	/*
 	 * After a crash the sequence can be behind ids it gave to a batch
 	 * that did not commit (their WAL was not flushed): a batch written
@@ -254,18 +261,17 @@ struct conn {
 	int counted;		/* the counter row is known to exist */
 	int in_txn, pending;	/* an open batch and its writes */
 	int bumped;		/* the batch holds the counter row */
-	int peeked, wrote_turns;	/* turns: looked at the row; to bump it */
+	int peeked, wrote_turns;	/* turns: looked (peek); wrote some */
 	struct timespec since;
 	long long seen;		/* the counter after this connection's last bump */
 	int known, changed;	/* seen is set; another connection wrote */
 	/*
-	 * turns: the counter as last looked at, this connection's own
-	 * batches after it, and the sessions other connections wrote
-	 * (changed 2: those; changed 1: maybe any)
+	 * turns: the snapshot of the last look and when it was, and the
+	 * sessions other connections wrote since (changed 2: those;
+	 * changed 1: maybe any)
 	 */
-	long long looked;
-	long long *mine;
-	size_t nmine;
+	char *snap;
+	struct timespec looked;
 	char **others;
 	size_t nothers;
 	char token[48];		/* this batch's, in the counter row */
@@ -291,6 +297,7 @@ struct pg {
 	char error[512];
 	int transient;
 	uint64_t nonce;		/* for batch tokens */
+	char writer[24];	/* this process's turn_changes notes */
 };
 
 static void
@@ -495,7 +502,7 @@ send_pending(struct pg *p, struct conn *c, int *lost)
 		return 0;
 	for (size_t k = 0; rc == 0 && k < sizeof kinds / sizeof kinds[0]; k++) {
 		struct cc_buf arr[9];
-		const char *v[9];
+		const char *v[10];
 		size_t n = 0;
 		PGresult *r;
 
@@ -511,6 +518,7 @@ send_pending(struct pg *p, struct conn *c, int *lost)
 			cc_buf_add(&arr[j], "}", 1);
 			v[j] = arr[j].data;
 		}
+		v[9] = p->writer;	/* cc_add_many's note */
 		if (n && !(r = exec1(p, c, kinds[k][1], NULL, v, lost)))
 			rc = -1;
 		else if (n)
@@ -613,10 +621,6 @@ recover(struct pg *p, struct conn *c, int committing)
 						batch_done(c);
 						return 0;
 					}
-					/* not committed: that number is not this one's */
-					if (c == &p->main && c->nmine &&
-					    c->mine[c->nmine - 1] == c->seen)
-						c->nmine--;
 					if (n != c->seen - 1) {
 						if (strcmp(c->counter, "turns") != 0) {
 							set_error(p, 1, "the connection to '%s' was lost "
@@ -735,8 +739,7 @@ conn_flush(struct pg *p, struct conn *c)
 
 	if (!c->in_txn)
 		return 0;
-	/* turns: the counter is bumped as the batch commits (see peek) */
-	if (write_pending(p, c) < 0 || (c->wrote_turns && bump(p, c, 0) < 0))
+	if (write_pending(p, c) < 0)
 		rc = -1;
 	else
 		rc = run_ok(p, c, "COMMIT");
@@ -758,54 +761,6 @@ batch_end(struct pg *p, struct conn *c)
  * Hold c's counter row for this batch (once a batch): add one to it and
  * note whether another connection did since this one last did.
  */
-/*
- * Turns, as their batch commits: bump the counter and note the sessions
- * the batch wrote (turn_changes), so that other connections forget only
- * those; keep the number as this connection's own.  Every 1024 batches
- * the notes older than 10,240 batches go (a connection that has not
- * looked for so long forgets all it kept).
- */
-static int
-bump_turns(struct pg *p, struct conn *c, int replaying)
-{
-	struct cc_buf sessions = { 0 };
-	const char *v[] = { c->token, NULL };
-	char old[24];
-	const char *w[] = { old };
-	PGresult *r;
-	long long n;
-	int lost;
-
-	for (size_t i = 0; i < c->nlog; i++)
-		if (c->log[i].stmt == S_ADD)
-			array_add(&sessions, c->log[i].v[1]);
-	cc_buf_add(&sessions, sessions.len ? "}" : "{}", sessions.len ? 1 : 2);
-	v[1] = sessions.data;
-	r = replaying ? exec1(p, c, S_BUMP_TURNS, NULL, v, &lost) :
-	    run(p, c, S_BUMP_TURNS, NULL, v);
-	cc_buf_release(&sessions);
-	if (!r)
-		return -1;
-	n = pq.ntuples(r) == 1 ? strtoll(pq.getvalue(r, 0, 0), NULL, 10) : -1;
-	pq.clear(r);
-	if (n < 0) {
-		set_error(p, 0, "no row 'turns' in concierge.changes");
-		return -1;
-	}
-	if (n % 1024 == 0) {
-		snprintf(old, sizeof old, "%lld", n - 10240);
-		if (!(r = replaying ? exec1(p, c, S_FORGET_CHANGES, NULL, w, &lost) :
-		    run(p, c, S_FORGET_CHANGES, NULL, w)))
-			return -1;
-		pq.clear(r);
-	}
-	c->mine = cc_xrealloc(c->mine, (c->nmine + 1) * sizeof *c->mine);
-	c->mine[c->nmine++] = n;
-	c->seen = n;
-	c->bumped = 1;
-	return 0;
-}
-
 static int
 bump(struct pg *p, struct conn *c, int replaying)
 {
@@ -824,8 +779,6 @@ bump(struct pg *p, struct conn *c, int replaying)
 		c->counted = 1;
 	}
 	snprintf(c->token, sizeof c->token, "%016" PRIx64 "-%lu", p->nonce, ++c->batches);
-	if (c == &p->main)
-		return bump_turns(p, c, replaying);
 	if (!(r = replaying ? exec1(p, c, S_BUMP, NULL, v, &lost) : run(p, c, S_BUMP, NULL, v)))
 		return -1;
 	n = pq.ntuples(r) == 1 ? strtoll(pq.getvalue(r, 0, 0), NULL, 10) : -1;
@@ -849,13 +802,15 @@ bump(struct pg *p, struct conn *c, int replaying)
 }
 
 /*
- * Turns, at the start of a batch: look at the counter, without holding
- * it.  Writers of turns do not wait for each other (PostgreSQL is for
- * many pipelines at once): each bumps the counter as it commits, so a
- * sum other than the one seen last says another connection committed
- * turns since, either here or at this connection's own next commit.  A
- * turn another process commits while this batch is open is thus seen at
- * the next batch (20 ms or the next flush at most), never missed.
+ * Turns, at the start of a batch: which sessions did other connections
+ * write since this one last looked?  Writers of turns take no lock
+ * (PostgreSQL is for many pipelines at once): each write of turns notes
+ * its sessions in turn_changes in its own transaction, and a look takes
+ * the server's snapshot (which transactions are done) first, then reads
+ * the notes of transactions done now that were not done at the last
+ * look.  A note committed in between is read twice (a reload, nothing
+ * more), none is missed; a turn committed while this batch is open is
+ * seen at the next batch (20 ms or the next flush at most).
  */
 static void
 others_clear(struct conn *c)
@@ -902,57 +857,31 @@ note_sessions(struct conn *c, const char *text)
 static int
 peek(struct pg *p, struct conn *c)
 {
-	const char *v[] = { c->counter };
-	char after[24];
-	const char *w[] = { after };
+	const char *v[] = { c->snap, p->writer };
 	PGresult *r;
-	long long n;
-	int rows, notes = 0;
+	char *now;
 
-	if (!c->counted) {
-		if (!(r = run(p, c, S_COUNTER, NULL, v)))
-			return -1;
-		pq.clear(r);
-		c->counted = 1;
-	}
-	/* the first look wants the counter, not every note before it */
-	snprintf(after, sizeof after, "%lld", c->known ? c->looked : LLONG_MAX);
-	if (!(r = run(p, c, S_PEEK_TURNS, NULL, w)))
+	if (!(r = run(p, c, S_SNAPSHOT, NULL, NULL)))
 		return -1;
-	rows = pq.ntuples(r);
-	n = rows ? strtoll(pq.getvalue(r, 0, 0), NULL, 10) : -1;
-	if (n < 0) {
-		pq.clear(r);
-		set_error(p, 0, "no row 'turns' in concierge.changes");
-		return -1;
-	}
-	for (int i = 0; i < rows && !pq.getisnull(r, i, 1); i++)
-		notes++;
-	/* a note missing (forgotten: this connection looked long ago) */
-	if (!c->known || notes != n - c->looked)
-		c->changed = 1;
-	for (int i = 0; i < notes && c->changed != 1; i++) {
-		long long k = strtoll(pq.getvalue(r, i, 1), NULL, 10);
-		int own = 0;
-
-		for (size_t j = 0; j < c->nmine && !own; j++)
-			own = c->mine[j] == k;
-		if (!own)
-			note_sessions(c, pq.getvalue(r, i, 2));
-	}
+	now = cc_xstrdup(pq.getvalue(r, 0, 0));
 	pq.clear(r);
-	c->looked = n;
+	/* notes are kept 10 minutes: a look older than 5 trusts none */
+	if (!c->known || cc_store_elapsed_ns(&c->looked) / 1000000000L >= NOTES_TRUSTED_S) {
+		c->changed = 1;
+	} else {
+		if (!(r = run(p, c, S_NOTES, NULL, v))) {
+			free(now);
+			return -1;
+		}
+		for (int i = 0; i < pq.ntuples(r); i++)
+			note_sessions(c, pq.getvalue(r, i, 0));
+		pq.clear(r);
+	}
+	free(c->snap);
+	c->snap = now;
+	clock_gettime(CLOCK_MONOTONIC, &c->looked);
 	c->known = 1;
 	c->peeked = 1;
-	/* this connection's own batches up to n are behind it now */
-	{
-		size_t k = 0;
-
-		for (size_t j = 0; j < c->nmine; j++)
-			if (c->mine[j] > n)
-				c->mine[k++] = c->mine[j];
-		c->nmine = k;
-	}
 	return 0;
 }
 
@@ -1045,6 +974,7 @@ pg_new(const struct cc_config *cfg, const char *where, char *err, size_t errlen)
 	p->conninfo = cc_xstrdup(where);
 	p->shown = cc_session_mask(where);
 	p->nonce = (uint64_t)getpid() << 32 ^ (uint64_t)time(NULL) ^ (uint64_t)(uintptr_t)p;
+	snprintf(p->writer, sizeof p->writer, "%016" PRIx64, p->nonce);
 	snprintf(p->main.counter, sizeof p->main.counter, "turns");
 	return p;
 }
@@ -1090,7 +1020,7 @@ conn_close(struct pg *p, struct conn *c)
 	free(c->ids);
 	others_clear(c);
 	free(c->others);
-	free(c->mine);
+	free(c->snap);
 }
 
 static int
