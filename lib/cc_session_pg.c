@@ -298,6 +298,7 @@ struct pg {
 	int transient;
 	uint64_t nonce;		/* for batch tokens */
 	char writer[24];	/* this process's turn_changes notes */
+	struct timespec purged;	/* the last purge (at open, then hourly) */
 };
 
 static void
@@ -880,6 +881,17 @@ peek(struct pg *p, struct conn *c)
 	free(c->snap);
 	c->snap = now;
 	clock_gettime(CLOCK_MONOTONIC, &c->looked);
+	/* a process that runs for days purges as if it had started again */
+	if (cc_store_elapsed_ns(&p->purged) / 1000000000L >= 3600) {
+		char before[24];
+		const char *w[] = { before };
+
+		snprintf(before, sizeof before, "%lld",
+		    (long long)time(NULL) - CC_STORE_RETENTION_S);
+		if (!p->cfg->now_frozen && (r = run(p, c, S_PURGE, NULL, w)))
+			pq.clear(r);
+		clock_gettime(CLOCK_MONOTONIC, &p->purged);
+	}
 	c->known = 1;
 	c->peeked = 1;
 	return 0;
@@ -1001,6 +1013,7 @@ pg_open(const struct cc_config *cfg, const char *where, int flags, char *err,
 	if (!(r = run(p, &p->main, S_PURGE, NULL, v)))
 		goto fail;
 	pq.clear(r);
+	clock_gettime(CLOCK_MONOTONIC, &p->purged);
 	return p;
 fail:
 	snprintf(err, errlen, "%s", p->error);
