@@ -335,7 +335,13 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 			}
 			jv_free(route1);
 			cc_answer_release(&day);
-			for (int j = 0; j < n; j++) {
+			/*
+			 * A passage about this aspect alone first (the fees, not
+			 * the equipment's material costs; the address, not the
+			 * floor guide), then any that covers it.
+			 */
+			for (int pass = 0, found = 0; pass < 2 && !found; pass++)
+			for (int j = 0, only = pass == 0; j < n; j++) {
 				jv r = jv_array_get(jv_copy(results), j);
 				const char *l = str(r, "language", &keep);
 				const char *c = str(r, "category", &keep);
@@ -350,7 +356,8 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 				}
 				if (!seen && id && content && l && strcmp(l, lang) == 0 &&
 				    (!place || (c && strcmp(c, place) == 0)) &&
-				    (!aspect || cc_csv_has(types, aspect))) {
+				    (!aspect || cc_csv_has(types, aspect)) &&
+				    (!only || !aspect || (types && strcmp(types, aspect) == 0))) {
 					if (nparts++)
 						cc_buf_add(&parts, "\n\n", 2);
 					cc_buf_add(&parts, content, strlen(content));
@@ -358,6 +365,7 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 					a->passages = jv_array_append(a->passages, jv_string(id));
 					add_source(a, "knowledge_base");
 					jv_free(r);
+					found = 1;
 					break;
 				}
 				jv_free(r);
@@ -386,6 +394,510 @@ out:
 	return rc;
 }
 
+/* ---- one cell of a table: "Room 3, 9 to 9, how much?" ---- */
+
+static int sentences(const char *s);
+static int mentions(const struct cc_answerer *ar, const char *key,
+	const char *lang, const char *folded);
+
+#define CELL_MAX_COLS 8
+#define CELL_MAX_ROWS 16
+
+struct cell_table {
+	char *col[CELL_MAX_COLS];	/* header cells, [0] the rows' heading */
+	char *row[CELL_MAX_ROWS][CELL_MAX_COLS];
+	int ncols, nrows;
+	char *copy;
+};
+
+/* Split the first Markdown table of s into t (cells point into t->copy);
+ * 0, or -1 when s has none. */
+static int
+cell_table_read(const char *s, struct cell_table *t)
+{
+	char *line, *next;
+	int header = 1;
+
+	memset(t, 0, sizeof *t);
+	t->copy = cc_xstrdup(s);
+	for (line = t->copy; line; line = next) {
+		char *cells[CELL_MAX_COLS + 2];
+		int n = 0;
+
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		while (*line == ' ')
+			line++;
+		if (*line != '|') {
+			if (!header || t->nrows)
+				break;	/* the table is over */
+			continue;
+		}
+		for (char *p = line + 1; *p && n < CELL_MAX_COLS + 1; ) {
+			char *bar = strchr(p, '|'), *e;
+
+			if (!bar)
+				break;
+			*bar = '\0';
+			while (*p == ' ')
+				p++;
+			for (e = p + strlen(p); e > p && e[-1] == ' '; e--)
+				;
+			*e = '\0';
+			cells[n++] = p;
+			p = bar + 1;
+		}
+		if (n < 2 || n > CELL_MAX_COLS)
+			continue;
+		if (strspn(cells[0], "-: ") == strlen(cells[0]) && *cells[0])
+			continue;	/* |---|---| */
+		if (header) {
+			memcpy(t->col, cells, (size_t)n * sizeof *cells);
+			t->ncols = n;
+			header = 0;
+		} else if (t->nrows < CELL_MAX_ROWS && n == t->ncols) {
+			memcpy(t->row[t->nrows++], cells, (size_t)n * sizeof *cells);
+		}
+	}
+	if (t->ncols < 2 || t->nrows < 1) {
+		free(t->copy);
+		t->copy = NULL;
+		return -1;
+	}
+	return 0;
+}
+
+/* 1 if a line of s begins with '|' (cheap: most passages are prose). */
+static int
+has_table(const char *s)
+{
+	return *s == '|' || strstr(s, "\n|") != NULL;
+}
+
+/* s folded, without spaces: 会議室 2 and Room2 alike. */
+static char *
+fold_tight(const char *s)
+{
+	char *f = cc_text_fold(s, strlen(s), NULL, 0), *o = f;
+
+	for (char *p = f; *p; p++)
+		if (*p != ' ')
+			*o++ = *p;
+	*o = '\0';
+	return f;
+}
+
+/*
+ * An hour at s[*i] (folded text): 13時, 13:00, 1pm, 1 p.m., 9; minutes
+ * from midnight, *pm 1 when said am or pm, or -1 (*i unchanged).
+ */
+static int
+cell_hour(const char *s, size_t *i, int *ampm)
+{
+	size_t j = *i;
+	int h = 0, m = 0, nd = 0;
+
+	if (j > 0 && (isalnum((unsigned char)s[j - 1]) || s[j - 1] == ':'))
+		return -1;
+	while (isdigit((unsigned char)s[j]) && nd < 3)
+		h = h * 10 + (s[j++] - '0'), nd++;
+	if (nd == 0 || nd > 2 || h > 24)
+		return -1;
+	if (s[j] == ':' && isdigit((unsigned char)s[j + 1]) && isdigit((unsigned char)s[j + 2])) {
+		m = (s[j + 1] - '0') * 10 + (s[j + 2] - '0');
+		j += 3;
+	}
+	*ampm = 0;
+	{
+		size_t k = j;
+
+		while (s[k] == ' ')
+			k++;
+		if ((s[k] == 'a' || s[k] == 'p') && (s[k + 1] == 'm' ||
+		    (s[k + 1] == '.' && s[k + 2] == 'm'))) {
+			if (s[k] == 'p' && h < 12)
+				h += 12;
+			if (s[k] == 'a' && h == 12)
+				h = 0;
+			*ampm = 1;
+			j = k + (s[k + 1] == 'm' ? 2 : 3);
+			if (s[j] == '.')
+				j++;
+		} else if (strncmp(s + k, "時", strlen("時")) == 0) {
+			j = k + strlen("時");
+			if (strncmp(s + j, "半", strlen("半")) == 0) {
+				m = 30;
+				j += strlen("半");
+			}
+		} else if (isalpha((unsigned char)s[k]) && k == j) {
+			return -1;	/* 2f, 3d */
+		}
+	}
+	*i = j;
+	return h * 60 + m;
+}
+
+/* The span of hours the question names (13時から17時, "9 to 9", "1pm-5pm"),
+ * as minutes; 0, or -1 when it names none. */
+static int
+cell_span(const char *s, int *from, int *to)
+{
+	static const char *const joins[] = {"から", "〜", "~", "-", "\xe2\x80\x93",
+	    "to", "until", "till", "through", "ー", NULL};
+
+	for (size_t i = 0; s[i]; i++) {
+		size_t j = i;
+		int a, b, pa, pb;
+
+		if (!isdigit((unsigned char)s[i]) || (a = cell_hour(s, &j, &pa)) < 0)
+			continue;
+		while (s[j] == ' ')
+			j++;
+		for (int k = 0; joins[k]; k++) {
+			size_t n = strlen(joins[k]), e;
+
+			if (strncmp(s + j, joins[k], n) != 0)
+				continue;
+			e = j + n;
+			while (s[e] == ' ')
+				e++;
+			if ((b = cell_hour(s, &e, &pb)) < 0)
+				break;
+			/* "1 to 5": the afternoon; "9 to 9": nine in the evening */
+			if (!pa && a < 8 * 60)
+				a += 12 * 60;
+			if (!pb && b <= a && b + 12 * 60 <= 24 * 60)
+				b += 12 * 60;
+			if (b <= a)
+				break;
+			*from = a;
+			*to = b;
+			return 0;
+		}
+		i = j > i ? j - 1 : i;
+	}
+	return -1;
+}
+
+/* Add table.total {total}: the sum of the cells (numbers with thousands
+ * commas) of column col in the given rows. */
+static void
+cell_total(const struct cc_answerer *ar, struct cc_answer *a,
+    const struct cell_table *t, int col, const int *rows, int nrows,
+    const char *lang)
+{
+	const char *fmt = cc_texts_get(ar->texts, "table.total", lang, NULL);
+	long sum = 0;
+	char total[32], digits[32];
+	int n = 0, o = 0;
+
+	if (!fmt)
+		return;
+	for (int k = 0; k < nrows; k++) {
+		long v = 0;
+		int any = 0;
+
+		for (const char *p = t->row[rows[k]][col]; *p; p++)
+			if (isdigit((unsigned char)*p)) {
+				v = v * 10 + (*p - '0');
+				any = 1;
+			} else if (*p != ',') {
+				return;	/* not a plain number */
+			}
+		if (!any || v > 100000000L)
+			return;
+		sum += v;
+	}
+	n = snprintf(digits, sizeof digits, "%ld", sum);
+	for (int k = 0; k < n; k++) {
+		if (k && (n - k) % 3 == 0)
+			total[o++] = ',';
+		total[o++] = digits[k];
+	}
+	total[o] = '\0';
+	{
+		struct cc_var v[] = { { "total", total, 0 }, { 0 } };
+
+		cc_buf_add(&a->text, "\n", 1);
+		cc_texts_fill(&a->text, fmt, v);
+	}
+}
+
+/* 1 if q holds h's first n bytes followed by the number d as a word
+ * (Room one, 会議室二): a header "Room 1" named another way. */
+static int
+number_named(const char *q, const char *h, size_t n, int d)
+{
+	static const char *const words[][2] = { {"one", "一"}, {"two", "二"},
+	    {"three", "三"}, {"four", "四"}, {"five", "五"}, {"six", "六"},
+	    {"seven", "七"}, {"eight", "八"}, {"nine", "九"} };
+
+	for (const char *p = q; *p; p++) {
+		if (strncmp(p, h, n) != 0)
+			continue;
+		/* the text has no spaces: "roomonefor" */
+		for (int w = 0; w < 2; w++)
+			if (strncmp(p + n, words[d - 1][w], strlen(words[d - 1][w])) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+/* A row label's hours ("9:00–12:00（午前）"); 0, or -1. */
+static int
+label_span(const char *label, int *from, int *to)
+{
+	int h1, m1, h2, m2, n = 0;
+
+	if (sscanf(label, "%d:%d%n", &h1, &m1, &n) != 2)
+		return -1;
+	label += n;
+	while (*label && !isdigit((unsigned char)*label))
+		label++;
+	if (sscanf(label, "%d:%d", &h2, &m2) != 2)
+		return -1;
+	*from = h1 * 60 + m1;
+	*to = h2 * 60 + m2;
+	return *to > *from ? 0 : -1;
+}
+
+/*
+ * 1 if the question names the row's label word (the part in brackets:
+ * 午前, "full day") or one of its other names in the text table.rows
+ * ("full day=whole day,all day | ...").
+ */
+static int
+label_named(const struct cc_answerer *ar, const char *label, const char *q,
+    const char *lang)
+{
+	const char *open = strstr(label, "（"), *close;
+	const char *words = cc_texts_get(ar->texts, "table.rows", lang, NULL);
+	char word[64], *fw;
+	int hit;
+
+	if (open) {
+		open += strlen("（");
+		close = strstr(open, "）");
+	} else if ((open = strchr(label, '(')) != NULL) {
+		open++;
+		close = strchr(open, ')');
+	} else {
+		return 0;
+	}
+	if (!close || close - open >= (long)sizeof word || close == open)
+		return 0;
+	snprintf(word, sizeof word, "%.*s", (int)(close - open), open);
+	fw = fold_tight(word);
+	hit = strstr(q, fw) != NULL;
+	/* word=other,other | word=... */
+	while (!hit && words && *words) {
+		size_t k = strcspn(words, "|");
+		char entry[256], *eq, *w;
+
+		snprintf(entry, sizeof entry, "%.*s", (int)k, words);
+		words += k + (words[k] == '|');
+		if ((eq = strchr(entry, '=')) == NULL)
+			continue;
+		*eq = '\0';
+		{
+			char *fk = fold_tight(entry);
+			int same = strcmp(fk, fw) == 0;
+
+			free(fk);
+			if (!same)
+				continue;
+		}
+		for (w = strtok(eq + 1, ","); w && !hit; w = strtok(NULL, ",")) {
+			char *fo = fold_tight(w);
+
+			hit = *fo && strstr(q, fo) != NULL;
+			free(fo);
+		}
+	}
+	free(fw);
+	return hit;
+}
+
+/* Put the best passage in lang other than results[table] that names
+ * the column (its capacity, say) before the answer. */
+static void
+cell_with_other(struct cc_answer *a, jv results, int table, const char *lang,
+    const char *column)
+{
+	int n = jv_array_length(jv_copy(results)), done = 0;
+
+	for (int i = 0; i < n && !done; i++) {
+		jv r = jv_array_get(jv_copy(results), i), keep = jv_array();
+		const char *content = str(r, "content", &keep);
+		const char *id = str(r, "id", &keep);
+		const char *l = str(r, "language", &keep);
+
+		if (i != table && l && strcmp(l, lang) == 0 && content &&
+		    strstr(content, column) && sentences(content)) {
+			struct cc_buf b = {0};
+			size_t tag = cc_answer_tag(a->text.data);
+
+			cc_buf_add(&b, a->text.data, tag);
+			cc_buf_add(&b, content, strlen(content));
+			cc_buf_add(&b, "\n\n", 2);
+			cc_buf_add(&b, a->text.data + tag, a->text.len - tag);
+			cc_buf_release(&a->text);
+			a->text = b;
+			if (id)
+				a->passages = jv_array_append(a->passages, jv_string(id));
+			done = 1;
+		}
+		jv_free(keep);
+		jv_free(r);
+	}
+}
+
+/*
+ * A question about one column of a table in a passage (会議室2, "Room 3")
+ * and one of its rows, by its hours (13時から17時, "9 to 9": the smallest
+ * row that holds them) or its label (午前中, "the evening slot"): that
+ * cell, the text table.cell {column} {row} {value}; with no row named but
+ * the column and the table's own passage picked, the column, one
+ * table.column_row {row} {value} each in table.column {column} {rows}.
+ * The passages tried are the answer language's of the asked place, best
+ * first.  0, or -1 when the question is no such question.
+ */
+static int
+answer_cell(const struct cc_answerer *ar, struct cc_answer *a, jv results,
+    const char *category, const char *query, size_t qlen, const char *lang,
+    int picked)
+{
+	int n = jv_get_kind(results) == JV_KIND_ARRAY ?
+	    jv_array_length(jv_copy(results)) : 0;
+	char *q = NULL, *qraw = NULL;
+	int rc = -1, from = 0, to = 0, has_span = 0;
+
+	for (int i = 0; i < n && rc < 0; i++) {
+		jv r = jv_array_get(jv_copy(results), i), keep = jv_array();
+		const char *content = str(r, "content", &keep);
+		const char *l, *c, *id;
+		struct cell_table t;
+		int col = 0, row = -1, best = 0, cols[CELL_MAX_COLS], ncols = 0;
+		int rows[CELL_MAX_ROWS], nrows = 0;
+
+		/* most passages are prose: nothing more to read of them */
+		if (!content || !has_table(content)) {
+			jv_free(keep);
+			jv_free(r);
+			continue;
+		}
+		l = str(r, "language", &keep);
+		c = str(r, "category", &keep);
+		id = str(r, "id", &keep);
+		if (!l || strcmp(l, lang) != 0 ||
+		    (category && (!c || strcmp(c, category) != 0)) ||
+		    (!q && !cc_texts_get(ar->texts, "table.cell", lang, NULL)) ||
+		    cell_table_read(content, &t) < 0) {
+			jv_free(keep);
+			jv_free(r);
+			continue;
+		}
+		if (!q) {	/* the first table: read the question */
+			char *tmp = cc_xmalloc(qlen + 1);
+
+			qraw = cc_text_fold(query, qlen, NULL, 0);
+			has_span = cell_span(qraw, &from, &to) == 0;
+			snprintf(tmp, qlen + 1, "%.*s", (int)qlen, query);
+			q = fold_tight(tmp);
+			free(tmp);
+		}
+		for (int k = 1; k < t.ncols; k++) {
+			char *h = fold_tight(t.col[k]);
+			size_t hl = strlen(h);
+
+			if (*h && (strstr(q, h) || (hl > 1 && h[hl - 1] >= '1' &&
+			    h[hl - 1] <= '9' && !isdigit((unsigned char)h[hl - 2]) &&
+			    number_named(q, h, hl - 1, h[hl - 1] - '0'))))
+				cols[ncols++] = k;
+			free(h);
+		}
+		col = ncols ? cols[0] : 0;
+		for (int k = 0; col > 0 && k < t.nrows; k++) {
+			int f, e;
+
+			if (has_span) {
+				if (label_span(t.row[k][0], &f, &e) == 0 && f <= from &&
+				    e >= to && (row < 0 || e - f < best)) {
+					row = k;
+					best = e - f;
+				}
+			} else if (label_named(ar, t.row[k][0], q, lang)) {
+				rows[nrows++] = k;
+			}
+		}
+		if (row >= 0)
+			rows[nrows++] = row;
+		if (col > 0 && nrows > 0) {
+			/* one cell for each column and row named (Room 2 and
+			 * Room 3; the morning and the evening) */
+			for (int k = 0; k < ncols * nrows; k++) {
+				int cc = cols[k / nrows], rr = rows[k % nrows];
+				struct cc_var v[] = {
+					{ "column", t.col[cc], 0 }, { "row", t.row[rr][0], 0 },
+					{ "value", t.row[rr][cc], 0 }, { 0 },
+				};
+				struct cc_buf more = {0};
+
+				if (k == 0) {
+					rc = say(ar, a, "table.cell", lang, v);
+					continue;
+				}
+				cc_texts_fill(&more, cc_texts_get(ar->texts, "table.cell",
+				    lang, NULL), v);
+				cc_buf_add(&a->text, "\n", 1);
+				cc_buf_add(&a->text, more.data + cc_answer_tag(more.data),
+				    more.len - cc_answer_tag(more.data));
+				cc_buf_release(&more);
+			}
+			/* several slots of one room: what they come to */
+			if (rc == 0 && ncols == 1 && nrows > 1)
+				cell_total(ar, a, &t, col, rows, nrows, lang);
+		} else if (ncols == 1 && !has_span && i == picked) {
+			struct cc_buf list = {0};
+			const char *each = cc_texts_get(ar->texts, "table.column_row", lang, NULL);
+
+			for (int k = 0; each && k < t.nrows; k++) {
+				struct cc_var v[] = { { "row", t.row[k][0], 0 },
+				    { "value", t.row[k][col], 0 }, { 0 } };
+
+				if (k)
+					cc_buf_add(&list, "\n", 1);
+				cc_texts_fill(&list, each, v);
+			}
+			{
+				struct cc_var v[] = { { "column", t.col[col], 0 },
+				    { "rows", list.data ? list.data : "", list.len }, { 0 } };
+
+				rc = list.len ? say(ar, a, "table.column", lang, v) : -1;
+			}
+			cc_buf_release(&list);
+		}
+		if (rc == 0) {
+			a->confidence = 0.9;
+			add_source(a, "knowledge_base");
+			if (id)
+				a->passages = jv_array_append(a->passages, jv_string(id));
+			/* it asks more about that column too ("how many fit in
+			 * Room 1, and how much ..."): the best passage that
+			 * names it, first */
+			if (mentions(ar, "table.also", lang, qraw))
+				cell_with_other(a, results, i, lang, t.col[col]);
+		}
+		free(t.copy);
+		jv_free(keep);
+		jv_free(r);
+	}
+	free(q);
+	free(qraw);
+	return rc;
+}
+
 /* 1 if the text reads as sentences rather than a list or a table. */
 static int
 sentences(const char *s)
@@ -395,7 +907,7 @@ sentences(const char *s)
 
 static void
 answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
-    jv retrieval, jv events, const char *lang)
+    jv retrieval, jv events, const char *query, size_t qlen, const char *lang)
 {
 	jv keep = jv_array();
 	const char *category = str(route, "category", &keep);
@@ -418,6 +930,13 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		return;
 	}
 	p = pick_passage(ar, results, lang, category, &rank);
+	if (answer_cell(ar, a, results, category, query, qlen, lang,
+	    jv_is_valid(p) ? rank : -1) == 0) {
+		jv_free(p);
+		jv_free(results);
+		jv_free(keep);
+		return;
+	}
 
 	if (jv_is_valid(p)) {
 		const char *content = str(p, "content", &keep);
@@ -572,6 +1091,100 @@ event_item(const struct cc_answerer *ar, jv item, const char *lang,
 	jv_free(keep);
 }
 
+/* 1 if two names (folded, spaces out) are one: one holds the other, or
+ * they begin alike ("Makers-space training", "Makers"). */
+static int
+same_name(const char *x, const char *y)
+{
+	size_t k = 0;
+
+	if (!*x || !*y)
+		return 0;
+	if (strstr(x, y) || strstr(y, x))
+		return 1;
+	while (x[k] && x[k] == y[k])
+		k++;
+	return k >= 6;
+}
+
+/*
+ * A regular event asked by name (events.title, cc-event(1) event_name):
+ * when it is held, from the line "- NAME: WHEN" of a passage of the
+ * event category in the answer language whose NAME is the event's (the
+ * asked title or the first date's title), said with events.pattern
+ * {name} {when} into out.  0, or -1 when no passage says it.
+ */
+static int
+event_pattern(const struct cc_answerer *ar, jv events, jv retrieval,
+    const char *category, const char *lang, struct cc_buf *out)
+{
+	jv keep = jv_array(), results = member(retrieval, "results");
+	jv items = member(events, "items"), first = jv_invalid();
+	const char *title = str(events, "title", &keep), *fmt;
+	char *keys[2] = {NULL, NULL};
+	int n = jv_get_kind(results) == JV_KIND_ARRAY ? jv_array_length(jv_copy(results)) : 0;
+	int rc = -1;
+
+	fmt = cc_texts_get(ar->texts, "events.pattern", lang, NULL);
+	if (!title || !*title || !fmt)
+		goto out;
+	keys[0] = fold_tight(title);
+	if (jv_get_kind(items) == JV_KIND_ARRAY && jv_array_length(jv_copy(items)) > 0) {
+		struct cc_buf t = {0};
+		const char *it;
+
+		first = jv_array_get(jv_copy(items), 0);
+		it = str(first, "title", &keep);
+		if (it) {
+			language_part(it, " / ", lang, &t);
+			keys[1] = fold_tight(t.data ? t.data : "");
+		}
+		cc_buf_release(&t);
+	}
+	for (int i = 0; i < n && rc < 0; i++) {
+		jv r = jv_array_get(jv_copy(results), i);
+		const char *l = str(r, "language", &keep);
+		const char *c = str(r, "category", &keep);
+		const char *content = str(r, "content", &keep);
+
+		if (content && l && strcmp(l, lang) == 0 &&
+		    (!category || (c && strcmp(c, category) == 0))) {
+			for (const char *line = content; line && *line && rc < 0; ) {
+				const char *end = strchr(line, '\n'), *colon;
+				size_t len = end ? (size_t)(end - line) : strlen(line);
+				char name[160], *fn;
+
+				if (strncmp(line, "- ", 2) == 0 &&
+				    (colon = memchr(line, ':', len)) != NULL &&
+				    colon - line - 2 < (long)sizeof name && colon[1] == ' ') {
+					snprintf(name, sizeof name, "%.*s", (int)(colon - line - 2), line + 2);
+					fn = fold_tight(name);
+					if (same_name(fn, keys[0]) || (keys[1] && same_name(fn, keys[1]))) {
+						char when[256];
+						struct cc_var v[] = { { "name", name, 0 }, { "when", when, 0 }, { 0 } };
+
+						snprintf(when, sizeof when, "%.*s",
+						    (int)(len - (size_t)(colon + 2 - line)), colon + 2);
+						cc_texts_fill(out, fmt, v);
+						rc = 0;
+					}
+					free(fn);
+				}
+				line = end ? end + 1 : NULL;
+			}
+		}
+		jv_free(r);
+	}
+out:
+	free(keys[0]);
+	free(keys[1]);
+	jv_free(first);
+	jv_free(items);
+	jv_free(results);
+	jv_free(keep);
+	return rc;
+}
+
 /*
  * The events of the asked range; with none, what the knowledge base says
  * about the regular ones (the passages of the route's category), and with
@@ -611,7 +1224,19 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 	add_source(a, "calendar");
 	add_source(a, "knowledge_base");
 	if (n > 0) {
-		say(ar, a, "events.found", lang, vars);
+		struct cc_buf pattern = {0};
+
+		/* a regular event by name: when it is held, then its dates */
+		if (event_pattern(ar, events, retrieval, category, lang, &pattern) == 0) {
+			struct cc_var pv[] = { { "pattern", pattern.data, pattern.len },
+			    { "range", vars[0].value, 0 }, { "events", vars[1].value, 0 }, { 0 } };
+
+			if (say(ar, a, "events.named", lang, pv) < 0)
+				say(ar, a, "events.found", lang, vars);
+		} else {
+			say(ar, a, "events.found", lang, vars);
+		}
+		cc_buf_release(&pattern);
 		a->confidence = 0.8;
 		a->events = n;
 	} else {
@@ -1115,7 +1740,7 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	case CC_ANSWER_KB:
 		retrieval = retrieval_of(rec);
 		events = cc_record_get(rec, "events");
-		answer_kb(ar, a, route, retrieval, events, lang);
+		answer_kb(ar, a, route, retrieval, events, query, qlen, lang);
 		break;
 	case CC_ANSWER_EVENTS:
 		retrieval = retrieval_of(rec);

@@ -113,6 +113,21 @@ cc_config_load(struct cc_config *cfg)
 		    "such as 2025-01-15T10:00:00+09:00", now);
 }
 
+char *
+cc_config_cache_dir(void)
+{
+	const char *d = getenv("CC_CACHE_DIR");
+
+	return d && *d ? cc_xstrdup(d) : cc_xdg_dir("XDG_CACHE_HOME", ".cache");
+}
+
+void
+cc_config_tick(struct cc_config *cfg)
+{
+	if (!cfg->now_frozen)
+		cfg->now = time(NULL);
+}
+
 void
 cc_config_release(struct cc_config *cfg)
 {

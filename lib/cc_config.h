@@ -38,19 +38,31 @@ struct cc_config {
 	char *state_dir;
 	const char *store;	/* CC_STORE: NULL, a directory or a conninfo */
 	const char *tz;
-	time_t now;		/* CC_NOW if set, else the clock at load time */
+	time_t now;		/* CC_NOW if set, else the clock (cc_config_tick) */
 	int now_frozen;		/* 1 when now came from CC_NOW */
 	long lock_timeout_ms;	/* CC_LOCK_TIMEOUT */
 };
 
 /* Read the environment; dies with CC_EXIT_USAGE on a malformed value. */
 void cc_config_load(struct cc_config *cfg);
+/*
+ * The clock read again, unless CC_NOW froze it: a stage calls it for each
+ * record, since a stage may run for hours (cc-chat keeps its pipeline
+ * between questions) and session memory expires by this time.
+ */
+void cc_config_tick(struct cc_config *cfg);
 void cc_config_release(struct cc_config *cfg);
 /*
  * $<xdg_var>/concierge when that variable holds an absolute path, else
  * $HOME/<home_dir>/concierge (fresh string): the XDG base directories.
  */
 char *cc_xdg_dir(const char *xdg_var, const char *home_dir);
+/*
+ * The cache directory (compiled rules, router models, fetched pages):
+ * CC_CACHE_DIR, else $XDG_CACHE_HOME/concierge, else ~/.cache/concierge
+ * (fresh string).
+ */
+char *cc_config_cache_dir(void);
 /* A freshly allocated path: <domain folder>/<name>. */
 char *cc_config_domain_path(const struct cc_config *cfg, const char *name);
 /*

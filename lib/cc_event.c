@@ -13,10 +13,13 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 #include "cc_util.h"
 #include "cc_config.h"
@@ -83,6 +86,7 @@ struct cc_event_sources {
 	char *opening_path;	/* the opening calendar (events.conf opening) */
 	unsigned opening_line;
 	struct cc_ics *opening;
+	int parsed;		/* the local calendars are parsed (load_local) */
 };
 
 /* ---- configuration ---- */
@@ -325,6 +329,22 @@ cc_event_check(const struct cc_config *cfg, struct cc_problems *p)
 	return p->n == before ? 0 : -1;
 }
 
+/* A regular file that can be opened for reading; errno says why not. */
+static int
+readable(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), ok;
+
+	if (fd < 0)
+		return 0;
+	ok = fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+	close(fd);
+	if (!ok)
+		errno = EINVAL;
+	return ok;
+}
+
 struct cc_event_sources *
 cc_event_sources_new(const struct cc_config *cfg, const struct cc_event_options *opt)
 {
@@ -351,7 +371,37 @@ cc_event_sources_new(const struct cc_config *cfg, const struct cc_event_options 
 		    "https://connpass.com/api/v2/events/");
 		add_source(s, SRC_CONNPASS, s->connpass_url, "connpass");
 	}
-	/* local calendars are read now: a missing file is a usage error */
+	/*
+	 * A local calendar that is not there is a usage error now; it is
+	 * parsed when a question first needs it (load_local): most questions
+	 * do not, and parsing the demo calendars was half of a cold start.
+	 */
+	for (size_t i = 0; i < s->n; i++) {
+		struct source *x = &s->src[i];
+
+		if (x->type == SRC_FILE && !readable(x->where))
+			cc_die(CC_EXIT_USAGE, "cannot read calendar '%s': %s", x->where,
+			    errno == EINVAL ? "not a regular file" : strerror(errno));
+	}
+	if (s->opening_path && !readable(s->opening_path))
+		cc_die(CC_EXIT_USAGE, "cannot read the opening calendar '%s': %s",
+		    s->opening_path, errno == EINVAL ? "not a regular file" : strerror(errno));
+	return s;
+}
+
+/*
+ * Parse the local calendars, once, at their first use.  Every function
+ * that reads a calendar calls it first; the sources are const to their
+ * callers, and parsing does not change what they answer.
+ */
+static void
+load_local(const struct cc_event_sources *cs)
+{
+	struct cc_event_sources *s = (struct cc_event_sources *)cs;
+
+	if (s->parsed)
+		return;
+	s->parsed = 1;
 	for (size_t i = 0; i < s->n; i++) {
 		struct source *x = &s->src[i];
 		char err[256];
@@ -369,7 +419,6 @@ cc_event_sources_new(const struct cc_config *cfg, const struct cc_event_options 
 			cc_die(CC_EXIT_USAGE, "cannot read the opening calendar '%s': %s",
 			    s->opening_path, err);
 	}
-	return s;
 }
 
 void
@@ -939,6 +988,8 @@ cc_event_write(struct cc_event_sources *s, const struct cc_time_range *r,
 	char t[CC_TIME_ISO_MAX];
 	int hit, network;
 
+	load_local(s);
+
 	cc_jw_object(w);
 	cc_jw_key(w, "time_range");
 	cc_jw_cstr(w, r->spec);
@@ -1011,6 +1062,7 @@ cc_event_write(struct cc_event_sources *s, const struct cc_time_range *r,
 int
 cc_event_has_opening(const struct cc_event_sources *s)
 {
+	load_local(s);
 	return s->opening != NULL;
 }
 
@@ -1052,6 +1104,8 @@ cc_event_write_opening(struct cc_event_sources *s, const struct cc_time_range *r
 	const char *place[32];
 	size_t plen[32], np = 0;
 	int rc;
+
+	load_local(s);
 
 	if (!s->opening || r->implicit || r->open || cc_date_cmp(r->first, r->last) != 0)
 		return -1;
@@ -1144,6 +1198,8 @@ cc_event_named(const struct cc_event_sources *s, const char *q, size_t len,
 	const char *title = NULL, *word = NULL;
 	size_t best = 0;
 	int keep;
+
+	load_local(s);
 
 	if (!s->nnames)
 		return 0;

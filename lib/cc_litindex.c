@@ -88,6 +88,27 @@ cc_litindex_free(struct cc_litindex *x)
 	free(x);
 }
 
+/* File literal s (n > 0 bytes, taken over) for target. */
+static void
+add(struct cc_litindex *x, char *s, size_t n, int target)
+{
+	struct lit *l;
+	unsigned b;
+
+	if (x->n == x->cap) {
+		x->cap = x->cap ? x->cap * 2 : 64;
+		x->lits = cc_xrealloc(x->lits, x->cap * sizeof *x->lits);
+	}
+	l = &x->lits[x->n];
+	l->s = s;
+	l->n = n;
+	l->key = key_len((const unsigned char *)s, n);
+	l->target = target;
+	b = bucket((const unsigned char *)s, l->key);
+	l->next = x->head[b];
+	x->head[b] = (int)x->n++;
+}
+
 /* ---- first-literal sets of a pattern ---- */
 
 struct set {
@@ -281,29 +302,43 @@ cc_litindex_add_pattern(struct cc_litindex *x, const char *pattern, int target)
 		return -1;
 	}
 	for (size_t i = 0; i < st.n; i++) {
-		struct lit *l;
-		unsigned b;
-
-		if (x->n == x->cap) {
-			x->cap = x->cap ? x->cap * 2 : 64;
-			x->lits = cc_xrealloc(x->lits, x->cap * sizeof *x->lits);
-		}
-		l = &x->lits[x->n];
+		size_t n;
 		/* the text is folded to lower case; so is the literal */
-		l->s = cc_text_fold(st.lits[i].data, st.lits[i].len, &l->n, 0);
-		if (l->n == 0) {	/* folding left nothing: never filter */
-			free(l->s);
+		char *s = cc_text_fold(st.lits[i].data, st.lits[i].len, &n, 0);
+
+		if (n == 0) {	/* folding left nothing: never filter */
+			free(s);
 			set_release(&st);
 			return -1;
 		}
-		l->key = key_len((const unsigned char *)l->s, l->n);
-		l->target = target;
-		b = bucket((const unsigned char *)l->s, l->key);
-		l->next = x->head[b];
-		x->head[b] = (int)x->n++;
+		add(x, s, n, target);
 	}
 	set_release(&st);
 	return 0;
+}
+
+size_t
+cc_litindex_size(const struct cc_litindex *x)
+{
+	return x->n;
+}
+
+const char *
+cc_litindex_get(const struct cc_litindex *x, size_t i, size_t *n, int *target)
+{
+	*n = x->lits[i].n;
+	*target = x->lits[i].target;
+	return x->lits[i].s;
+}
+
+void
+cc_litindex_add_literal(struct cc_litindex *x, const char *s, size_t n, int target)
+{
+	char *copy = cc_xmalloc(n + 1);
+
+	memcpy(copy, s, n);
+	copy[n] = '\0';
+	add(x, copy, n, target);
 }
 
 static void

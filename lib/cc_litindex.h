@@ -21,6 +21,16 @@ void cc_litindex_free(struct cc_litindex *x);
 int cc_litindex_add_pattern(struct cc_litindex *x, const char *pattern,
 	int target);
 /*
+ * The literals filed so far, in the order they were (for a cache of the
+ * index: adding them again in that order builds the same index), and one
+ * literal added as it is (already folded; n > 0 bytes, copied).
+ */
+size_t cc_litindex_size(const struct cc_litindex *x);
+const char *cc_litindex_get(const struct cc_litindex *x, size_t i, size_t *n,
+	int *target);
+void cc_litindex_add_literal(struct cc_litindex *x, const char *s, size_t n,
+	int target);
+/*
  * Where the literals of each target occur in a text: up to CC_LIT_POS
  * starting offsets, in increasing order; n > CC_LIT_POS means more.
  */

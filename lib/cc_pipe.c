@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,6 +222,24 @@ fail:
 	cc_pipe_kill(p);
 	cc_pipe_finish(p);
 	return -1;
+}
+
+int
+cc_pipe_alive(struct cc_pipe *p)
+{
+	struct pollfd pf = { p->out, POLLIN, 0 };
+
+	if (p->out < 0 || p->in < 0 || poll(&pf, 1, 0) != 0)
+		return 0;
+	for (size_t i = 0; i < p->n; i++) {
+		siginfo_t si;
+
+		si.si_pid = 0;
+		if (waitid(P_PID, (id_t)p->pids[i], &si, WEXITED | WNOHANG | WNOWAIT) < 0 ||
+		    si.si_pid != 0)
+			return 0;
+	}
+	return 1;
 }
 
 void

@@ -46,6 +46,13 @@ struct cc_pipe {
  */
 int cc_pipe_start(struct cc_pipe *p, char *const *stages, size_t n,
 	const char *const *env, char *err, size_t errlen);
+/*
+ * For a pipeline kept between records (cc-chat's): 1 while every stage
+ * runs and `out` has nothing to read (an idle pipeline owes no output: a
+ * readable end is a stage gone), else 0.  Reaps nothing, so
+ * cc_pipe_finish still reports how each stage ended.
+ */
+int cc_pipe_alive(struct cc_pipe *p);
 /* Cancel: SIGTERM to the whole group. */
 void cc_pipe_kill(struct cc_pipe *p);
 /*

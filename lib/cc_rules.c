@@ -24,6 +24,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <utf8proc.h>
 
 #include "cc_util.h"
 #include "cc_json.h"
@@ -114,6 +116,16 @@ struct fix {
 	int always;
 };
 
+/* What a rules cache file holds (the end of this file). */
+struct cache {
+	pcre2_code **codes;	/* taken over by the loader */
+	size_t ncodes;
+	const unsigned char *flags;	/* into the file's bytes */
+	size_t nflags;
+	const unsigned char *lits;	/* the literals, checked */
+	size_t nlits;
+};
+
 struct cc_rules {
 	char *path;
 	struct cue cues[MAX_CUES];
@@ -160,6 +172,17 @@ struct cc_rules {
 	int inherited;		/* a value was copied from this scope */
 	char err[512];		/* the first problem */
 	struct cc_problems *problems;	/* cc_rules_check(): every problem */
+	/*
+	 * Loading with the cache: the patterns it holds, handed out in the
+	 * order compile_with() asks for them (the order of the file), or the
+	 * patterns compiled, kept in that order for the cache to write.
+	 */
+	pcre2_code **cached;
+	size_t ncached, next_cached;
+	const struct cache *cache;	/* and the prefilter's flags and literals */
+	pcre2_code **made;
+	size_t nmade;
+	int record;
 };
 
 enum { SCOPE_THIS, SCOPE_LAST, SCOPE_PREV };
@@ -259,11 +282,21 @@ compile_with(struct cc_rules *r, int line, const char *what, const char *src,
     uint32_t extra)
 {
 	size_t flen;
-	char *folded = cc_text_fold(src, strlen(src), &flen, CC_FOLD_KEEP_CASE);
+	char *folded;
 	int errcode;
 	PCRE2_SIZE erroff;
 	pcre2_code *re;
 
+	if (r->cached) {
+		if (r->next_cached < r->ncached) {
+			re = r->cached[r->next_cached];
+			r->cached[r->next_cached++] = NULL;
+			return re;
+		}
+		load_error(r, line, "%s: the rules cache is out of step", what);
+		return NULL;
+	}
+	folded = cc_text_fold(src, strlen(src), &flen, CC_FOLD_KEEP_CASE);
 	/*
 	 * No PCRE2_UCP, on purpose: with it \b and \w count kana and kanji as
 	 * word characters, so "wifi" in "Wifiの料金" has no word boundary.
@@ -282,6 +315,10 @@ compile_with(struct cc_rules *r, int line, const char *what, const char *src,
 		    what, src, (char *)msg, (size_t)erroff);
 	}
 	free(folded);
+	if (re && r->record) {
+		r->made = cc_xrealloc(r->made, (r->nmade + 1) * sizeof *r->made);
+		r->made[r->nmade++] = re;
+	}
 	return re;
 }
 
@@ -295,8 +332,13 @@ static int
 add_literals(struct cc_rules *r, const char *src, int target)
 {
 	size_t n;
-	char *folded = cc_text_fold(src, strlen(src), &n, CC_FOLD_KEEP_CASE);
-	int rc = cc_litindex_add_pattern(r->lits, folded, target);
+	char *folded;
+	int rc;
+
+	if (r->cached)	/* the cache has the index and the flags (cache_apply) */
+		return 0;
+	folded = cc_text_fold(src, strlen(src), &n, CC_FOLD_KEEP_CASE);
+	rc = cc_litindex_add_pattern(r->lits, folded, target);
 
 	free(folded);
 	return rc;
@@ -563,11 +605,21 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 		} else {
 			cc_buf_add(&r->cues[i].src, "|", 1);
 		}
-		/* check each line alone, so an error names the right line */
-		pcre2_code *re = compile(r, lineno, name, rest);
-		if (!re)
-			return -1;
-		pcre2_code_free(re);
+		/*
+		 * check each line alone, so an error names the right line (the
+		 * cache holds only rules that passed)
+		 */
+		if (!r->cached) {
+			int record = r->record;
+			pcre2_code *re;
+
+			r->record = 0;
+			re = compile(r, lineno, name, rest);
+			r->record = record;
+			if (!re)
+				return -1;
+			pcre2_code_free(re);
+		}
 		if (add_literals(r, rest, i) < 0)
 			r->cues[i].always = 1;
 		cc_buf_add(&r->cues[i].src, "(?:", 3);
@@ -765,8 +817,16 @@ finish(struct cc_rules *r)
 	return rc;
 }
 
+static int cache_apply(struct cc_rules *r);
+
+/*
+ * cache: what the cache holds (its patterns all taken over, used or
+ * freed), or NULL; record: keep the compiled patterns in r->made for the
+ * cache.
+ */
 static struct cc_rules *
-load(const char *path, char *err, size_t errlen, struct cc_problems *problems)
+load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
+    struct cache *cache, int record)
 {
 	struct cc_rules *r = calloc(1, sizeof *r);
 	FILE *f = fopen(path, "r");
@@ -779,6 +839,13 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems)
 		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	r->path = cc_xstrdup(path);
 	r->problems = problems;
+	if (cache) {
+		r->cache = cache;
+		r->cached = cache->codes;
+		r->ncached = cache->ncodes;
+		cache->codes = NULL;
+	}
+	r->record = record;
 	r->lits = cc_litindex_new();
 	r->no_prefilter = getenv("CC_RULES_NO_PREFILTER") != NULL;
 	if (!f) {
@@ -798,6 +865,16 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems)
 		rc = -1;
 	if (find_slot(r, "agent") < 0)
 		rc = load_error(r, lineno, "no 'agent' slot");
+	if (rc == 0 && r->cached && (r->next_cached != r->ncached || cache_apply(r) < 0))
+		rc = load_error(r, lineno, "the rules cache is out of step");
+	if (r->cached) {
+		for (size_t i = r->next_cached; i < r->ncached; i++)
+			pcre2_code_free(r->cached[i]);
+		free(r->cached);
+		r->cached = NULL;
+	}
+	r->cache = NULL;
+	r->record = 0;
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", r->err);
 		cc_rules_free(r);
@@ -811,7 +888,7 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems)
 struct cc_rules *
 cc_rules_load(const char *path, char *err, size_t errlen)
 {
-	return load(path, err, errlen, NULL);
+	return load(path, err, errlen, NULL, NULL, 0);
 }
 
 struct cc_rules *
@@ -819,7 +896,7 @@ cc_rules_check(const char *path, struct cc_problems *p)
 {
 	char err[512];
 
-	return load(path, err, sizeof err, p);
+	return load(path, err, sizeof err, p, NULL, 0);
 }
 
 void
@@ -892,6 +969,7 @@ cc_rules_free(struct cc_rules *r)
 	cc_litindex_free(r->lits);
 	free(r->path);
 	pcre2_match_data_free(r->md);
+	free(r->made);
 	free(r);
 }
 
@@ -1505,4 +1583,363 @@ cc_rules_write_outputs(const struct cc_rules *r, struct cc_jw *w)
 			break;
 		}
 	}
+}
+
+/* ---- the compiled patterns, cached ---- */
+
+/*
+ * The file: the magic, then five little-endian 64-bit words (the key,
+ * the number of patterns, the payload's length, its FNV-1a checksum, and
+ * the checksum of the header words before it), then the payload:
+ *
+ *   u64 n, then PCRE2's serialisation of the patterns (n bytes,
+ *       pcre2_serialize_encode), in the order the loader compiles them;
+ *   u64 n, then n bytes: each cue's and then each fix's prefilter flag
+ *       (1: no literals, always run);
+ *   u64 n, then n literals of the prefilter's index, in the order they
+ *       were filed: u32 target, u32 length, the folded bytes.
+ *
+ * The key is a hash of the rules text, this program's version, PCRE2's
+ * and utf8proc's (the patterns and literals are folded text), and
+ * CACHE_FORMAT: any of them changing makes the file another key's, and
+ * it is compiled and written again.  PCRE2 trusts what it decodes (it
+ * reads each pattern's length from the data), so nothing reaches it
+ * before the lengths and the checksum have been checked: a truncated or
+ * damaged file is ignored.
+ */
+#define CACHE_MAGIC "concierge rules cache\n\0\0"	/* 24 bytes */
+#define CACHE_FORMAT 2
+#define CACHE_HEAD (24 + 5 * 8)
+#define CACHE_MAX (64u << 20)
+
+static uint64_t
+fnv64(uint64_t h, const void *data, size_t n)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t
+get64(const unsigned char *p)
+{
+	uint64_t v = 0;
+
+	for (int i = 7; i >= 0; i--)
+		v = v << 8 | p[i];
+	return v;
+}
+
+static uint32_t
+get32(const unsigned char *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	    (uint32_t)p[3] << 24;
+}
+
+static void
+put64(unsigned char *p, uint64_t v)
+{
+	for (int i = 0; i < 8; i++, v >>= 8)
+		p[i] = (unsigned char)v;
+}
+
+static void
+add64(struct cc_buf *b, uint64_t v)
+{
+	unsigned char p[8];
+
+	put64(p, v);
+	cc_buf_add(b, (const char *)p, 8);
+}
+
+static void
+add32(struct cc_buf *b, uint32_t v)
+{
+	unsigned char p[4] = { (unsigned char)v, (unsigned char)(v >> 8),
+		(unsigned char)(v >> 16), (unsigned char)(v >> 24) };
+
+	cc_buf_add(b, (const char *)p, 4);
+}
+
+/* Read a whole small file; NULL if it cannot be read or is too large. */
+static unsigned char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *data = NULL;
+	size_t n = 0, cap = 0, k;
+
+	if (!f)
+		return NULL;
+	do {
+		if (n == cap) {
+			if (cap >= CACHE_MAX) {
+				free(data);
+				fclose(f);
+				return NULL;
+			}
+			cap = cap ? 2 * cap : 65536;
+			data = cc_xrealloc(data, cap);
+		}
+		k = fread(data + n, 1, cap - n, f);
+		n += k;
+	} while (k > 0);
+	if (ferror(f)) {
+		free(data);
+		data = NULL;
+	}
+	fclose(f);
+	*len = n;
+	return data;
+}
+
+static int
+rules_key(const char *path, uint64_t *key)
+{
+	char v[64];
+	size_t n;
+	unsigned char *text = slurp(path, &n);
+	uint64_t h = 0xcbf29ce484222325ULL, f = CACHE_FORMAT;
+
+	if (!text)
+		return -1;
+	h = fnv64(h, &f, sizeof f);
+	h = fnv64(h, PACKAGE_VERSION, sizeof PACKAGE_VERSION);
+	pcre2_config(PCRE2_CONFIG_VERSION, v);
+	h = fnv64(h, v, strlen(v) + 1);
+	h = fnv64(h, utf8proc_version(), strlen(utf8proc_version()) + 1);
+	*key = fnv64(h, text, n);
+	free(text);
+	return 0;
+}
+
+/* A section "u64 n, then n units": 0 and *at past it, or -1. */
+static int
+section(const unsigned char *p, size_t len, size_t *at, uint64_t unit, uint64_t *n)
+{
+	if (len - *at < 8)
+		return -1;
+	*n = get64(p + *at);
+	*at += 8;
+	if (*n > (len - *at) / unit)
+		return -1;
+	return 0;
+}
+
+/*
+ * What a cache file's bytes hold for key, into c (the patterns decoded,
+ * the rest pointing into data); 0, or -1 when they are not such a file.
+ */
+static int
+cache_decode(const unsigned char *data, size_t len, uint64_t key, struct cache *c)
+{
+	const unsigned char *p = data + CACHE_HEAD;
+	uint64_t n, plen, sum, s1, nflags, nlits;
+	size_t at = 0;
+	pcre2_code **v;
+	int32_t got;
+
+	memset(c, 0, sizeof *c);
+	if (len < CACHE_HEAD || memcmp(data, CACHE_MAGIC, 24) != 0)
+		return -1;
+	if (get64(data + CACHE_HEAD - 8) != fnv64(0xcbf29ce484222325ULL, data, CACHE_HEAD - 8) ||
+	    get64(data + 24) != key)
+		return -1;
+	n = get64(data + 32);
+	plen = get64(data + 40);
+	sum = get64(data + 48);
+	if (plen != len - CACHE_HEAD || n == 0 || n > 4 * MAX_CUES * 64 ||
+	    fnv64(0xcbf29ce484222325ULL, p, plen) != sum)
+		return -1;
+	/* the three sections, each within the payload */
+	if (section(p, plen, &at, 1, &s1) < 0 || s1 < 16)
+		return -1;
+	{
+		const unsigned char *codes = p + at;
+		size_t fl;
+
+		at += s1;
+		if (section(p, plen, &at, 1, &nflags) < 0)
+			return -1;
+		c->flags = p + at;
+		c->nflags = nflags;
+		at += nflags;
+		if (section(p, plen, &at, 8, &nlits) < 0)
+			return -1;
+		c->lits = p + at;
+		c->nlits = nlits;
+		for (uint64_t i = 0; i < nlits; i++) {
+			if (plen - at < 8 || (fl = get32(p + at + 4)) == 0 || fl > plen - at - 8)
+				return -1;
+			at += 8 + fl;
+		}
+		if (at != plen || pcre2_serialize_get_number_of_codes(codes) != (int32_t)n)
+			return -1;
+		v = calloc(n, sizeof *v);
+		if (!v)
+			return -1;
+		if ((got = pcre2_serialize_decode(v, (int32_t)n, codes, NULL)) != (int32_t)n) {
+			for (int32_t i = 0; got > 0 && i < got; i++)
+				pcre2_code_free(v[i]);
+			free(v);
+			return -1;
+		}
+	}
+	c->codes = v;
+	c->ncodes = n;
+	return 0;
+}
+
+static void
+cache_release(struct cache *c)
+{
+	for (size_t i = 0; c->codes && i < c->ncodes; i++)
+		pcre2_code_free(c->codes[i]);
+	free(c->codes);
+	c->codes = NULL;
+}
+
+/*
+ * After a load from the cache: the prefilter's flags and literals, as the
+ * compile would have set them.  -1 when they do not fit these rules.
+ */
+static int
+cache_apply(struct cc_rules *r)
+{
+	const struct cache *c = r->cache;
+	const unsigned char *p = c->lits;
+
+	if (c->nflags != r->ncues + r->nfixes)
+		return -1;
+	for (size_t i = 0; i < r->ncues; i++)
+		r->cues[i].always = c->flags[i] != 0;
+	for (size_t i = 0; i < r->nfixes; i++)
+		r->fixes[i].always = c->flags[r->ncues + i] != 0;
+	for (size_t i = 0; i < c->nlits; i++) {
+		uint32_t target = get32(p), n = get32(p + 4);
+
+		/* a target the scan's hits have no room for */
+		if (target >= MAX_CUES + r->nfixes || (target >= r->ncues && target < MAX_CUES))
+			return -1;
+		cc_litindex_add_literal(r->lits, (const char *)p + 8, n, (int)target);
+		p += 8 + n;
+	}
+	return 0;
+}
+
+int
+cc_rules_cache_check(const unsigned char *data, size_t len, uint64_t key)
+{
+	struct cache c;
+	int n;
+
+	if (cache_decode(data, len, key, &c) < 0)
+		return -1;
+	n = (int)c.ncodes;
+	cache_release(&c);
+	return n;
+}
+
+char *
+cc_rules_cache_path(const char *cache_dir, const char *rules_path)
+{
+	char real[4096], *p;
+	const char *name = realpath(rules_path, real) ? real : rules_path;
+	size_t n = strlen(cache_dir) + 48;
+
+	p = cc_xmalloc(n);
+	snprintf(p, n, "%s/rules-%016llx.pcre2", cache_dir,
+	    (unsigned long long)fnv64(0xcbf29ce484222325ULL, name, strlen(name)));
+	return p;
+}
+
+/* Write what r compiled, atomically; a failure only costs time. */
+static void
+cache_write(const char *cache_dir, const char *file, uint64_t key, struct cc_rules *r)
+{
+	uint8_t *bytes = NULL;
+	PCRE2_SIZE size;
+	unsigned char head[CACHE_HEAD];
+	struct cc_buf pay = {0};
+	char *tmp;
+	size_t n = strlen(file) + 8;
+	int fd, ok;
+	FILE *f;
+
+	if (!r->nmade || cc_mkdirs(cache_dir) < 0 ||
+	    pcre2_serialize_encode((const pcre2_code **)r->made, (int32_t)r->nmade,
+	    &bytes, &size, NULL) < 0)
+		return;
+	add64(&pay, size);
+	cc_buf_add(&pay, (const char *)bytes, size);
+	pcre2_serialize_free(bytes);
+	add64(&pay, r->ncues + r->nfixes);
+	for (size_t i = 0; i < r->ncues; i++)
+		cc_buf_add(&pay, r->cues[i].always ? "\1" : "\0", 1);
+	for (size_t i = 0; i < r->nfixes; i++)
+		cc_buf_add(&pay, r->fixes[i].always ? "\1" : "\0", 1);
+	add64(&pay, cc_litindex_size(r->lits));
+	for (size_t i = 0; i < cc_litindex_size(r->lits); i++) {
+		size_t len;
+		int target;
+		const char *s = cc_litindex_get(r->lits, i, &len, &target);
+
+		add32(&pay, (uint32_t)target);
+		add32(&pay, (uint32_t)len);
+		cc_buf_add(&pay, s, len);
+	}
+	memcpy(head, CACHE_MAGIC, 24);
+	put64(head + 24, key);
+	put64(head + 32, r->nmade);
+	put64(head + 40, pay.len);
+	put64(head + 48, fnv64(0xcbf29ce484222325ULL, pay.data, pay.len));
+	put64(head + 56, fnv64(0xcbf29ce484222325ULL, head, CACHE_HEAD - 8));
+	tmp = cc_xmalloc(n);
+	snprintf(tmp, n, "%s.XXXXXX", file);
+	if ((fd = mkstemp(tmp)) >= 0) {
+		if (!(f = fdopen(fd, "wb"))) {
+			close(fd);
+			ok = 0;
+		} else {
+			ok = fwrite(head, 1, sizeof head, f) == sizeof head &&
+			    fwrite(pay.data, 1, pay.len, f) == pay.len;
+			ok = fclose(f) == 0 && ok;
+		}
+		if (!ok || rename(tmp, file) < 0)
+			unlink(tmp);
+	}
+	free(tmp);
+	cc_buf_release(&pay);
+}
+
+struct cc_rules *
+cc_rules_load_cached(const char *path, const char *cache_dir, char *err, size_t errlen)
+{
+	struct cc_rules *r = NULL;
+	unsigned char *data;
+	struct cache c;
+	char *file;
+	uint64_t key;
+	size_t len;
+
+	if (!cache_dir || !*cache_dir || rules_key(path, &key) < 0)
+		return load(path, err, errlen, NULL, NULL, 0);
+	file = cc_rules_cache_path(cache_dir, path);
+	if ((data = slurp(file, &len))) {
+		if (cache_decode(data, len, key, &c) == 0)
+			r = load(path, err, errlen, NULL, &c, 0);
+		free(data);
+	}
+	if (!r && (r = load(path, err, errlen, NULL, NULL, 1)))
+		cache_write(cache_dir, file, key, r);
+	if (r) {
+		free(r->made);
+		r->made = NULL;
+		r->nmade = 0;
+	}
+	free(file);
+	return r;
 }

@@ -11,6 +11,7 @@
 #define CC_RULES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cc_util.h"
 #include "cc_json.h"
@@ -37,6 +38,24 @@ struct cc_rules_context {
 
 /* Load and compile a rules file; NULL with a "path:line: why" message. */
 struct cc_rules *cc_rules_load(const char *path, char *err, size_t errlen);
+/*
+ * cc_rules_load() with the compiled patterns kept in cache_dir (NULL:
+ * none), in a file named for the rules file's path
+ * (cc_rules_cache_path): taken from there when it was written for the
+ * same rules text, program, PCRE2 and utf8proc versions, else compiled
+ * and written there.  Compiling is most of a cold start (about 20 of
+ * cc-route's 25 million instructions for the bundled rules).  A cache
+ * file that is damaged, another's or unwritable costs the compile only.
+ */
+struct cc_rules *cc_rules_load_cached(const char *path, const char *cache_dir,
+	char *err, size_t errlen);
+char *cc_rules_cache_path(const char *cache_dir, const char *rules_path);	/* fresh */
+/*
+ * How many patterns a cache file's bytes hold for key (decoded, then
+ * freed), or -1 when they are not such a file: the reader the loader
+ * uses, for the fuzz target.
+ */
+int cc_rules_cache_check(const unsigned char *data, size_t len, uint64_t key);
 /*
  * cc_rules_load() that reads on past a problem and reports every one to p
  * as "path:line: why" (cc-domain check); NULL when there was one.  A

@@ -315,7 +315,7 @@ enum tok_type {
 	T_PART,		/* a: part of day */
 	T_WEEK,		/* a: week offset */
 	T_WEEKEND,	/* a: week offset */
-	T_MONTHREL,	/* a: month offset */
+	T_MONTHREL,	/* a: month offset, b: 1 for "the month" (no fixed one) */
 	T_MONTHPART,	/* a: which part, b: month offset or NO_REL */
 	T_YEARREL,	/* a: year offset */
 	T_YEAR,		/* a: year */
@@ -332,7 +332,7 @@ enum tok_type {
 };
 
 enum { P_NONE, P_MORNING, P_AFTERNOON, P_EVENING, P_NIGHT };
-enum { Q_THIS = 1, Q_NEXT, Q_COMING, Q_LAST, Q_EVERY };
+enum { Q_THIS = 1, Q_NEXT, Q_COMING, Q_LAST, Q_EVERY, Q_FINAL };
 enum { MP_BEGIN = 1, MP_EARLY, MP_MID, MP_LATE, MP_END };
 #define NO_REL 99
 
@@ -415,6 +415,8 @@ static const struct lexeme lexicon[] = {
 	{"来週", T_WEEK, 0, 1, 0}, {"らいしゅう", T_WEEK, F_KANA, 1, 0},
 	{"翌週", T_WEEK, 0, 1, 0}, {"next week", T_WEEK, F_WORD, 1, 0},
 	{"the following week", T_WEEK, F_WORD, 1, 0},
+	{"rest of the week", T_WEEK, F_WORD, 0, 0},
+	{"remainder of the week", T_WEEK, F_WORD, 0, 0},
 	{"coming week", T_WEEK, F_WORD, 1, 0},
 	{"再来週", T_WEEK, 0, 2, 0}, {"さらいしゅう", T_WEEK, F_KANA, 2, 0},
 	{"week after next", T_WEEK, F_WORD, 2, 0},
@@ -445,6 +447,9 @@ static const struct lexeme lexicon[] = {
 	{"the month after next", T_MONTHREL, F_WORD, 2, 0},
 	{"先月", T_MONTHREL, 0, -1, 0}, {"せんげつ", T_MONTHREL, F_KANA, -1, 0},
 	{"last month", T_MONTHREL, F_WORD, -1, 0},
+	/* "the rest of the month", "the last Friday of the month": this one,
+	 * but "the 3rd Tuesday of the month" may still mean next month's */
+	{"the month", T_MONTHREL, F_WORD, 0, 1},
 	{"月末", T_MONTHPART, 0, MP_END, NO_REL},
 	{"今月末", T_MONTHPART, 0, MP_END, 0}, {"来月末", T_MONTHPART, 0, MP_END, 1},
 	{"月初", T_MONTHPART, 0, MP_BEGIN, NO_REL},
@@ -452,6 +457,8 @@ static const struct lexeme lexicon[] = {
 	{"上旬", T_MONTHPART, 0, MP_EARLY, NO_REL},
 	{"中旬", T_MONTHPART, 0, MP_MID, NO_REL},
 	{"下旬", T_MONTHPART, 0, MP_LATE, NO_REL},
+	{"the end of the month", T_MONTHPART, F_WORD, MP_END, 0},
+	{"the end of this month", T_MONTHPART, F_WORD, MP_END, 0},
 	{"end of the month", T_MONTHPART, F_WORD, MP_END, 0},
 	{"end of this month", T_MONTHPART, F_WORD, MP_END, 0},
 	{"end of month", T_MONTHPART, F_WORD, MP_END, 0},
@@ -464,6 +471,7 @@ static const struct lexeme lexicon[] = {
 	{"this year", T_YEARREL, F_WORD, 0, 0},
 	{"来年", T_YEARREL, 0, 1, 0}, {"らいねん", T_YEARREL, F_KANA, 1, 0},
 	{"next year", T_YEARREL, F_WORD, 1, 0},
+	{"翌年", T_YEARREL, 0, 1, 0},
 	{"去年", T_YEARREL, 0, -1, 0}, {"昨年", T_YEARREL, 0, -1, 0},
 	{"きょねん", T_YEARREL, F_KANA, -1, 0},
 	{"last year", T_YEARREL, F_WORD, -1, 0},
@@ -519,6 +527,9 @@ static const struct lexeme lexicon[] = {
 	{"following", T_QUAL, F_WORD, Q_NEXT, 0},
 	{"last", T_QUAL, F_WORD, Q_LAST, 0}, {"past", T_QUAL, F_WORD, Q_LAST, 0},
 	{"every", T_QUAL, F_WORD, Q_EVERY, 0},
+	/* 今月最後の月曜, 来月の最終金曜, "the final Friday": a month's last */
+	{"最後の", T_QUAL, 0, Q_FINAL, 0}, {"最終", T_QUAL, 0, Q_FINAL, 0},
+	{"さいごの", T_QUAL, F_KANA, Q_FINAL, 0}, {"final", T_QUAL, F_WORD, Q_FINAL, 0},
 	{"次の", T_QUAL, 0, Q_COMING, 0}, {"つぎの", T_QUAL, F_KANA, Q_COMING, 0},
 	{"今度の", T_QUAL, 0, Q_COMING, 0}, {"こんどの", T_QUAL, F_KANA, Q_COMING, 0},
 	{"この", T_QUAL, F_KANA, Q_THIS, 0}, {"毎週", T_QUAL, 0, Q_EVERY, 0},
@@ -1304,6 +1315,7 @@ struct mention {
 	struct cc_date first, last;
 	const char *kind;
 	int weekday, days, month_year, month, part;
+	int monthpart;		/* MP_* when a part of a month (月末) */
 	int bare;		/* a bare weekday or day of month: may move
 				   forward to follow the start of a span */
 	int negated, context, attributive;
@@ -1346,7 +1358,7 @@ struct phrase {
 	int has_week, week;
 	int has_weekend, weekend;
 	int has_weekday, weekday, weekday_week;
-	int has_monthrel, monthrel;
+	int has_monthrel, monthrel, monthrel_generic;
 	int has_month, month, month_year;
 	int has_mday, mday, mday_ordinal, nth;
 	int has_date, date_m, date_d, date_y;
@@ -1525,12 +1537,43 @@ resolve(const struct reading *rd, const struct phrase *p, struct mention *m)
 		m->part = p->part;
 		return 1;
 	}
+	/*
+	 * The last weekday of a month: 今月最後の月曜, 来月の最終金曜, "the
+	 * last Monday of this month" ("last Monday" alone is last week's);
+	 * with no month named, this month's, or next month's once passed.
+	 */
+	if (p->has_weekday && !p->nth && (p->qual == Q_FINAL ||
+	    (p->qual == Q_LAST && (p->has_monthrel || p->has_month)) ||
+	    (p->has_monthpart && p->monthpart == MP_END))) {
+		struct cc_date ms = p->has_monthrel ? month_start(t, p->monthrel) :
+		    p->has_monthpart && p->monthpart_rel != NO_REL && !p->has_month ?
+		    month_start(t, p->monthpart_rel) :
+		    p->has_month ? (struct cc_date){ p->month_year ? p->month_year :
+		    (p->month >= t.month ? t.year : t.year + 1), p->month, 1 } :
+		    month_start(t, 0);
+		int fixed = (p->has_monthrel && !p->monthrel_generic) || p->has_month ||
+		    (p->has_monthpart && p->monthpart_rel != NO_REL);
+
+		for (int tries = 0; tries < 2; tries++) {
+			struct cc_date e = month_end(ms);
+
+			f = cc_date_add(e, -((cc_date_weekday(e) - p->weekday + 7) % 7));
+			if (fixed || cc_date_cmp(f, t) >= 0) {
+				set_days(m, f, f, "date");
+				m->weekday = p->weekday;
+				m->part = p->part;
+				return 1;
+			}
+			ms = month_start(ms, 1);
+		}
+		return 0;
+	}
 	if (p->has_weekday && p->nth) {
 		struct cc_date ms = p->has_monthrel ? month_start(t, p->monthrel) :
 		    p->has_month ? (struct cc_date){ p->month_year ? p->month_year :
 		    (p->month >= t.month ? t.year : t.year + 1), p->month, 1 } :
 		    month_start(t, 0);
-		int fixed = p->has_monthrel || p->has_month;
+		int fixed = (p->has_monthrel && !p->monthrel_generic) || p->has_month;
 
 		/* this month's, or next month's once it has passed */
 		for (int tries = 0; tries < 2; tries++) {
@@ -1631,6 +1674,7 @@ resolve(const struct reading *rd, const struct phrase *p, struct mention *m)
 			l = month_end(ms);
 		}
 		set_days(m, f, l, "range");
+		m->monthpart = p->monthpart;
 		return 1;
 	}
 	if (p->has_month) {
@@ -1659,7 +1703,7 @@ resolve(const struct reading *rd, const struct phrase *p, struct mention *m)
 
 		f = (struct cc_date){ y, 1, 1 };
 		set_days(m, f, (struct cc_date){ y, 12, 31 },
-		    y == t.year ? "thisYear" : "range");
+		    y == t.year ? "thisYear" : y == t.year + 1 ? "nextYear" : "range");
 		return 1;
 	}
 	return 0;
@@ -1716,6 +1760,7 @@ absorb(struct phrase *p, const struct tok *t)
 			return 0;
 		p->has_monthrel = 1;
 		p->monthrel = t->a;
+		p->monthrel_generic = t->b;
 		return 1;
 	case T_MONTHPART:
 		if (p->has_monthpart)
@@ -1893,7 +1938,8 @@ compose(struct reading *rd)
 /* ---- 3. choose ---- */
 
 static const char *const negations_after[] = {"じやなく", "じやない", "ではなく",
-	"ではない", "でなく", "以外", NULL};
+	"ではない", "でなく", "以外", "のじやなく", "のじやない", "のではなく",
+	"のではない", "のでなく", NULL};
 static const char *const negations_before[] = {"not", "notfor", "noton", "notin",
 	"ratherthan", "insteadof", "otherthan", "except", "besides", "n't", NULL};
 
@@ -2293,6 +2339,7 @@ static const char *const short_forms[][2] = {
 	{"wknds", "weekends"}, {"wkends", "weekends"},
 	{"mnth", "month"}, {"mth", "month"}, {"mnths", "months"},
 	{"mths", "months"}, {"2day", "today"}, {"tdy", "today"},
+	{"yr", "year"}, {"yrs", "years"},
 	{"2nite", "tonight"}, {"2night", "tonight"}, {"tnight", "tonight"},
 	{"yday", "yesterday"},
 };
@@ -2392,7 +2439,7 @@ respell(const char *q, size_t len, size_t *outlen)
 
 static const char *const rest_words[] = {
 	"rest of", "remainder of", "remaining", "later this", "what's left of",
-	"what is left of", "残り", "のこり", "いっぱい", "中に", "このあと",
+	"what is left of", "残り", "のこり", "いつぱい", "中に", "このあと",
 	"この後", "これから", "今日以降", "あと", NULL,
 };
 
@@ -2505,7 +2552,8 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 		    preceded_by(&x, m->at, "till") || preceded_by(&x, m->at, "through") ||
 		    preceded_by(&x, m->at, "by")) &&
 		    cc_date_cmp(m->last, rd.today) >= 0 &&
-		    !preceded_by(&x, m->at, "から") && strcmp(m->kind, "range") != 0) {
+		    !preceded_by(&x, m->at, "から") &&
+		    (strcmp(m->kind, "range") != 0 || m->monthpart == MP_END)) {
 			m->first = rd.today;
 			m->kind = "range";
 			m->part = P_NONE;

@@ -55,7 +55,7 @@ void cc_time_format(time_t t, char out[CC_TIME_ISO_MAX]);
  * month).  kind says the range precisely (the names of
  * ../shared/eval/README.md section 4): one of the four above, or
  * tomorrow, dayAfterTomorrow, yesterday, thisWeekend, nextWeekend,
- * weekAfterNext, lastWeek, nextMonth, month, thisYear, weekday, date,
+ * weekAfterNext, lastWeek, nextMonth, month, thisYear, nextYear, weekday, date,
  * nextNDays, range, nextUpcoming.  Weeks are ISO weeks, Monday to Sunday.
  */
 struct cc_time_range {

@@ -69,6 +69,11 @@ struct chat {
 	int cancelled;		/* Ctrl-C stopped an answer */
 	int quit;
 	char *history_path;
+	struct cc_pipe pipe;	/* the resident pipeline, while running */
+	int running;
+	int running_lang;	/* it runs without the detector (/lang) */
+	int sfd;		/* its stream's read end, or -1 */
+	char fdname[16];
 };
 
 static volatile sig_atomic_t interrupted;
@@ -404,17 +409,93 @@ check_output(struct chat *c)
 	c->worst = CC_EXIT_INTERNAL;
 }
 
+/*
+ * The resident pipeline: started at the first question and kept, so a
+ * question costs its records' work, not five process starts.  It is
+ * started again (before the next question) when /lang changes its
+ * stages, when Ctrl-C killed it, or when a stage has died.
+ */
+static int
+pipeline_start(struct chat *c)
+{
+	char *stages[CC_PIPE_MAX + 1], err[512];
+	const char *env[4] = { NULL };
+	int sfd[2] = { -1, -1 };
+	size_t n = 0;
+
+	/* the chat decides the language: no detector */
+	for (size_t i = 0; i < c->nstages && n < CC_PIPE_MAX; i++)
+		if (!c->lang || strcmp(cc_stage_name(c->stages[i]), "cc-detect-lang") != 0)
+			stages[n++] = c->stages[i];
+	stages[n] = NULL;
+	/* a stage that writes the answer as it comes writes it here */
+	if (!c->json && pipe2(sfd, O_CLOEXEC) == 0) {
+		fcntl(sfd[1], F_SETFD, 0);
+		snprintf(c->fdname, sizeof c->fdname, "%d", sfd[1]);
+		env[0] = "CC_STREAM_FD";
+		env[1] = c->fdname;
+	}
+	if (cc_pipe_start(&c->pipe, stages, n, env, err, sizeof err) < 0) {
+		cc_warn("%s", err);
+		if (sfd[0] >= 0) {
+			close(sfd[0]);
+			close(sfd[1]);
+		}
+		return -1;
+	}
+	if (sfd[1] >= 0) {
+		close(sfd[1]);
+		fcntl(sfd[0], F_SETFL, O_NONBLOCK);
+	}
+	fcntl(c->pipe.in, F_SETFL, O_NONBLOCK);
+	c->sfd = sfd[0];
+	c->running = 1;
+	c->running_lang = c->lang != NULL;
+	return 0;
+}
+
+/* Stop the pipeline (killed first when kill is set): its worst status. */
+static int
+pipeline_stop(struct chat *c, int kill)
+{
+	if (!c->running)
+		return 0;
+	if (kill)
+		cc_pipe_kill(&c->pipe);
+	if (c->sfd >= 0)
+		close(c->sfd);
+	c->sfd = -1;
+	c->running = 0;
+	return cc_pipe_finish(&c->pipe);
+}
+
+/* What is left of a streamed answer: it was all written before the record. */
+static void
+stream_drain(struct chat *c, struct stream *st)
+{
+	char buf[8192];
+	ssize_t k;
+
+	while (c->sfd >= 0 && (k = read(c->sfd, buf, sizeof buf)) != 0) {
+		if (k < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		stream_feed(c, st, buf, (size_t)k, 0);
+	}
+	stream_feed(c, st, "", 0, 1);
+}
+
 static int
 ask(struct chat *c, const char *q, size_t qlen)
 {
 	struct cc_buf rec = {0}, out = {0};
 	struct cc_jw w;
-	struct cc_pipe p;
 	struct stream st = {0};
-	char *stages[CC_PIPE_MAX + 1], err[512], fdname[16];
-	const char *env[4] = { NULL };
-	size_t n = 0, off = 0;
-	int sfd[2] = { -1, -1 }, status, cancelled = 0;
+	size_t off = 0;
+	int status = 0, cancelled = 0, answered = 0;
+	char *nl = NULL;
 
 	cc_jw_init(&w, &rec);
 	cc_jw_object(&w);
@@ -440,35 +521,27 @@ ask(struct chat *c, const char *q, size_t qlen)
 	cc_jw_end(&w);
 	cc_buf_add(&rec, "\n", 1);
 
-	for (size_t i = 0; i < c->nstages && n < CC_PIPE_MAX; i++)
-		if (!c->lang || strcmp(cc_stage_name(c->stages[i]), "cc-detect-lang") != 0)
-			stages[n++] = c->stages[i];
-	stages[n] = NULL;
+	if (c->running && (c->running_lang != (c->lang != NULL) || !cc_pipe_alive(&c->pipe))) {
+		int dead = c->running_lang == (c->lang != NULL);
+		int s = pipeline_stop(c, 1);
 
-	/* a stage that writes the answer as it comes writes it here */
-	if (!c->json && pipe2(sfd, O_CLOEXEC) == 0) {
-		fcntl(sfd[1], F_SETFD, 0);
-		snprintf(fdname, sizeof fdname, "%d", sfd[1]);
-		env[0] = "CC_STREAM_FD";
-		env[1] = fdname;
+		if (dead) {	/* its status is the chat's, as it would have been */
+			cc_warn("the pipeline stopped (exit status %d): starting it again", s);
+			if (s > c->worst)
+				c->worst = s;
+		}
 	}
 	interrupted = 0;
-	if (cc_pipe_start(&p, stages, n, env, err, sizeof err) < 0) {
-		cc_warn("%s", err);
-		if (sfd[0] >= 0) {
-			close(sfd[0]);
-			close(sfd[1]);
-		}
+	if (!c->running && pipeline_start(c) < 0) {
 		cc_buf_release(&rec);
 		return CC_EXIT_INTERNAL;
 	}
-	if (sfd[1] >= 0)
-		close(sfd[1]);
-	fcntl(p.in, F_SETFL, O_NONBLOCK);
 
-	while (p.in >= 0 || p.out >= 0 || sfd[0] >= 0) {
+	/* one record in, one record out; the stream beside it */
+	while (!answered) {
 		struct pollfd pf[3] = {
-			{ p.in, POLLOUT, 0 }, { p.out, POLLIN, 0 }, { sfd[0], POLLIN, 0 },
+			{ off < rec.len ? c->pipe.in : -1, POLLOUT, 0 },
+			{ c->pipe.out, POLLIN, 0 }, { c->sfd, POLLIN, 0 },
 		};
 		char buf[8192];
 		ssize_t k;
@@ -477,48 +550,48 @@ ask(struct chat *c, const char *q, size_t qlen)
 			if (errno == EINTR && interrupted) {
 				/* this Ctrl-C is spent: the prompt must not see it */
 				interrupted = 0;
-				cc_pipe_kill(&p);
 				cancelled = 1;
+				pipeline_stop(c, 1);
 				break;
 			}
 			if (errno == EINTR)
 				continue;
 			cc_warn("poll: %s", strerror(errno));
-			cc_pipe_kill(&p);
+			status = pipeline_stop(c, 1);
 			break;
 		}
 		if (pf[0].revents) {
-			k = write(p.in, rec.data + off, rec.len - off);
+			k = write(c->pipe.in, rec.data + off, rec.len - off);
 			if (k > 0)
 				off += (size_t)k;
-			if ((k < 0 && errno != EAGAIN && errno != EINTR) || off == rec.len) {
-				close(p.in);
-				p.in = -1;
-			}
+			else if (k < 0 && errno != EAGAIN && errno != EINTR)
+				off = rec.len;	/* the first stage is gone: its end says why */
 		}
 		if (pf[1].revents) {
-			k = read(p.out, buf, sizeof buf);
+			k = read(c->pipe.out, buf, sizeof buf);
 			if (k > 0) {
 				cc_buf_add(&out, buf, (size_t)k);
+				answered = (nl = memchr(out.data, '\n', out.len)) != NULL;
 			} else if (k == 0 || errno != EINTR) {
-				close(p.out);
-				p.out = -1;
+				/* a stage died: what it wrote, and how it ended */
+				status = pipeline_stop(c, 0);
+				break;
 			}
 		}
-		if (pf[2].revents) {
-			k = read(sfd[0], buf, sizeof buf);
+		if (pf[2].revents && c->sfd >= 0) {
+			k = read(c->sfd, buf, sizeof buf);
 			if (k > 0) {
 				stream_feed(c, &st, buf, (size_t)k, 0);
-			} else if (k == 0 || errno != EINTR) {
-				stream_feed(c, &st, "", 0, 1);
-				close(sfd[0]);
-				sfd[0] = -1;
+			} else if (k == 0 || (errno != EINTR && errno != EAGAIN)) {
+				close(c->sfd);
+				c->sfd = -1;
 			}
 		}
 	}
-	if (sfd[0] >= 0)
-		close(sfd[0]);
-	status = cc_pipe_finish(&p);
+	if (answered)
+		stream_drain(c, &st);
+	else if (!cancelled)
+		stream_feed(c, &st, "", 0, 1);
 	cc_buf_release(&rec);
 
 	if (cancelled) {
@@ -531,12 +604,12 @@ ask(struct chat *c, const char *q, size_t qlen)
 		cc_buf_release(&out);
 		return CC_EXIT_OK;
 	}
-	if (out.len == 0) {
+	if (!answered) {
 		if (status == 0)
 			status = CC_EXIT_INTERNAL;
 		cc_warn("the pipeline gave no answer (exit status %d)", status);
 	} else {
-		size_t len = strcspn(out.data, "\n");
+		size_t len = (size_t)(nl - out.data);
 		jv r = cc_json_parse(out.data, len);
 
 		if (jv_get_kind(r) != JV_KIND_OBJECT) {
@@ -570,6 +643,12 @@ ask(struct chat *c, const char *q, size_t qlen)
 		if (c->debug && jv_get_kind(r) == JV_KIND_OBJECT)
 			show_debug(r);
 		jv_free(r);
+		if (out.len > len + 1) {
+			/* one record in owes one out: a stage that breaks that is
+			 * not to be trusted with the next question */
+			cc_warn("the pipeline wrote more than one record: starting it again");
+			pipeline_stop(c, 1);
+		}
 	}
 	if (status > c->worst)
 		c->worst = status;
@@ -787,7 +866,7 @@ main(int argc, char **argv)
 		{"no-history", no_argument, NULL, 'H'},
 		{NULL, 0, NULL, 0},
 	};
-	struct chat c = { .history = 1 };
+	struct chat c = { .history = 1, .sfd = -1 };
 	struct sigaction sa;
 	char err[512];
 	const char *cs;
@@ -846,6 +925,10 @@ main(int argc, char **argv)
 		else
 			lines(&c);
 	}
+	/* the stages' own verdict on the whole chat: input they refused,
+	 * an upstream that failed */
+	if ((ch = pipeline_stop(&c, 0)) > c.worst)
+		c.worst = ch;
 	free(c.session);
 	cc_stages_free(c.stages);
 	cc_config_release(&c.cfg);

@@ -421,6 +421,8 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	jv state = jv_object(), before;
 	struct cc_coach_recap *recap = NULL;
 
+	cc_config_tick(&st->cfg);
+
 	if (!(q = cc_record_query(rec, &qlen))) {
 		jv_free(state);
 		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");

@@ -36,6 +36,7 @@ struct app {
 	const struct cc_domain *domain;
 	struct cc_event_sources *sources;
 	time_t now;
+	int clock;		/* now is the clock's: read it for each record */
 	int flags;		/* 1: a network source failed; 2: a calendar limit */
 };
 
@@ -51,6 +52,9 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	jv cont = jv_invalid();	/* route.search_query: the question continued */
 	size_t rlen;
 	const char *raw = cc_record_raw(rec, "route", &rlen);
+
+	if (a->clock)
+		a->now = time(NULL);
 
 	if (raw && *raw == '{') {
 		/* route.agent and route.opening in one pass over the route */
@@ -69,8 +73,8 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		    cc_domain_agent(a->domain, jv_string_value(agent))->answer != CC_ANSWER_EVENTS;
 		jv_free(agent);
 		/* the opening only when the route asks how it is open */
-		if (other || (day_only && (!cc_event_has_opening(a->sources) ||
-		    !v[1] || *v[1] != '"')))
+		if (other || (day_only && (!v[1] || *v[1] != '"' ||
+		    !cc_event_has_opening(a->sources))))
 			return CC_RECORD_PASS;
 		if (day_only && v[2] && *v[2] == '"')
 			cont = cc_json_to_jv(v[2], l[2]);
@@ -185,6 +189,7 @@ main(int argc, char **argv)
 	if (cc_tz_use(cfg.tz) < 0)
 		cc_die(CC_EXIT_USAGE, "unknown time zone '%s' in CC_TZ", cfg.tz);
 	a.now = cfg.now;
+	a.clock = !now && !cfg.now_frozen;
 	if (now && cc_time_parse_iso8601(now, &a.now) < 0)
 		cc_die(CC_EXIT_USAGE, "invalid --now '%s': expected ISO 8601 such as "
 		    "2025-01-15T10:00:00+09:00", now);

@@ -237,8 +237,10 @@ add_asked(struct rag *g, const struct route *r, const struct cc_kb_query *kq)
 					q.text = q.request_type;
 					q.len = strlen(q.request_type);
 				}
+				/* two found, or one of a single aspect's own, for
+				 * the answer to choose from (cc_answer.c) */
 				if (cc_kb_search(g->kb, &q, &more) == 0 &&
-				    add_hits(g, &more, &q) > 0)
+				    add_hits(g, &more, &q) >= 2)
 					break;
 			}
 	cc_kb_hits_release(&more);

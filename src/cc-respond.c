@@ -276,6 +276,9 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	jv t = cc_record_at(rec, "route.request_type");
 	const char *category = NULL, *type = NULL;
 
+	cc_config_tick(&rs->cfg);
+	rs->ar.now = rs->cfg.now;
+
 	cc_answer_init(&a);
 	if (cc_answer_compose(&rs->ar, rec, store(rs), &a) < 0) {
 		cc_answer_release(&a);

@@ -306,6 +306,8 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	size_t qlen;
 	char *sid;
 
+	cc_config_tick(&rt->cfg);
+
 	if (!(q = cc_record_query(rec, &qlen)))
 		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");
 
@@ -564,7 +566,7 @@ main(int argc, char **argv)
 	struct cc_stage stage = { .name = "cc-route", .key = "route",
 		.process = route, .flush = flush_store, .ctx = &rt };
 	const char *rules_path = NULL, *w = getenv("CC_MEMORY_WINDOW");
-	char *path = NULL, *end, err[768];
+	char *path = NULL, *cache, *end, err[768];
 	int c, status, learn = 0;
 
 	cc_set_progname(argv[0]);
@@ -603,7 +605,10 @@ main(int argc, char **argv)
 		goto run;
 	if (!rules_path)
 		rules_path = path = cc_config_domain_path(&rt.cfg, "routing.rules");
-	if (!(rt.rules = cc_rules_load(rules_path, err, sizeof err)))
+	cache = cc_config_cache_dir();
+	rt.rules = cc_rules_load_cached(rules_path, cache, err, sizeof err);
+	free(cache);
+	if (!rt.rules)
 		cc_die(CC_EXIT_USAGE, "%s", err);
 	for (size_t i = 0; i < cc_rules_noutputs(rt.rules); i++) {
 		int line;

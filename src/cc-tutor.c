@@ -314,7 +314,11 @@ main(int argc, char **argv)
 	if (stage.process) {
 		if (!rules)
 			rules = rpath = cc_config_domain_path(&cfg, "replies.rules");
-		if (!(t.rules = cc_rules_load(rules, err, sizeof err)))
+		char *cache = cc_config_cache_dir();
+
+		t.rules = cc_rules_load_cached(rules, cache, err, sizeof err);
+		free(cache);
+		if (!t.rules)
 			cc_die(CC_EXIT_USAGE, "%s", err);
 		if ((t.reply = cc_rules_slot(t.rules, "reply")) < 0)
 			cc_die(CC_EXIT_USAGE, "%s: no 'reply' slot (the text to say)", rules);

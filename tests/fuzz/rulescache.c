@@ -1,0 +1,30 @@
+/*
+ * Fuzz target "rulescache": a compiled-rules cache file (cc-rules(5),
+ * CACHE), as a damaged one could be, through the reader the loader uses
+ * (cc_rules_cache_check).  The key is taken from the input itself, so the
+ * fuzzer gets past it to the lengths and the checksum that guard PCRE2's
+ * decoder (which trusts the lengths it finds).  The corpus starts from the
+ * cache of tests/data/toy-bakery's rules.
+ *
+ * Checked: the reader never reads outside the input, and says how many
+ * patterns it decoded, or -1.
+ */
+#include "config.h"
+
+#include <stdint.h>
+
+#include "cc_rules.h"
+#include "fuzz.h"
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	uint64_t key = 0;
+	int n;
+
+	for (size_t i = 24; i < 32 && i < size; i++)
+		key |= (uint64_t)data[i] << (8 * (i - 24));
+	n = cc_rules_cache_check(data, size, key);
+	fuzz_assert(n == -1 || n > 0);
+	return 0;
+}
