@@ -72,6 +72,7 @@ cc_config_load(struct cc_config *cfg)
 	cfg->datadir = env_or("CC_DATADIR", CC_PKGDATADIR);
 	cfg->domain = env_or("CC_DOMAIN", CC_DEFAULT_DOMAIN);
 	cfg->tz = env_or("CC_TZ", "Asia/Tokyo");
+	cfg->store = getenv("CC_STORE") && *getenv("CC_STORE") ? getenv("CC_STORE") : NULL;
 	if (strchr(cfg->domain, '/')) {
 		size_t n = strlen(cfg->domain);
 

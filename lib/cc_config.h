@@ -24,13 +24,19 @@
  *   CC_NOW        frozen "now", ISO 8601 with offset or Z
  *   CC_TZ         time zone for dates shown to people (default Asia/Tokyo)
  *   CC_LOCK_TIMEOUT  seconds to wait for the session store while another
- *                 process holds its lock (default 10)
+ *                 process holds its lock, or for its lost server to come
+ *                 back (default 10)
+ *   CC_STORE      the session store: unset or a directory for SQLite
+ *                 (default the state directory), a postgresql:// URI or
+ *                 a conninfo ("service=NAME") for PostgreSQL; --store
+ *                 sets it
  */
 struct cc_config {
 	const char *datadir;
 	const char *domain;	/* its name: the folder's last component */
 	char *domain_dir;	/* its folder */
 	char *state_dir;
+	const char *store;	/* CC_STORE: NULL, a directory or a conninfo */
 	const char *tz;
 	time_t now;		/* CC_NOW if set, else the clock (cc_config_tick) */
 	int now_frozen;		/* 1 when now came from CC_NOW */

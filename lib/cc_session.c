@@ -1,65 +1,33 @@
 /*
- * Session memory: the turns of each conversation, in SQLite under the state
- * directory.  cc-route records a turn as it routes it, so the next turn of
- * the session sees it even while the earlier record is still flowing
- * through later stages; cc-respond adds the answer to it.
+ * Session memory: the turns of each conversation, their answers and the
+ * stages' own state, in a store that CC_STORE (or --store) names: SQLite
+ * files under the state directory by default (cc_session_sqlite.c), or a
+ * PostgreSQL database that several machines share (cc_session_pg.c).
+ * cc-route records a turn as it routes it, so the next turn of the
+ * session sees it even while the earlier record is still flowing through
+ * later stages; cc-respond adds the answer to it.
  *
- * Turns and answers are two files, sessions.db and answers.db, because
- * they have two writers: in one pipeline cc-route and cc-respond write at
- * the same time, and in one file each would wait for the other's lock and
- * every commit of one would empty the other's page cache.  Only a memory
- * question reads both.
- *
- * Several pipelines may share one store: the databases are in WAL mode,
- * writes are batched in short transactions, and a writer waits for the
- * lock (busy timeout) rather than failing.  The writer of turns keeps
- * each session's newest ones in process (CC_SESSION_CACHE), trusted for
- * as long as PRAGMA data_version, read under its batch's write lock,
- * says nobody else wrote the file.  All SQL uses bound parameters.
- * This file is the only one that knows the store is SQLite, so another
- * backend (PostgreSQL for a deployment that outgrows one machine) replaces
- * it alone.
+ * What is the same for every backend is here: the choice of backend and
+ * the writer of turns' cache of each session's newest turns
+ * (CC_SESSION_CACHE), trusted for as long as the backend's turns_hold
+ * says nobody else wrote turns (cc_store.h).
  */
 #include "config.h"
 
 #include <errno.h>
-#include <sqlite3.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <sys/stat.h>
 
 #include "cc_util.h"
+#include "cc_json.h"
 #include "cc_config.h"
 #include "cc_session.h"
+#include "cc_store.h"
 
-#define BATCH_TURNS 1024		/* commit after this many turns ... */
-#define BATCH_NS 20000000L	/* ... or this long after the first */
-#define RETENTION_S (7 * 86400)	/* turns older than this are purged */
-
-/* One database file and its batch of writes. */
-struct store {
-	sqlite3 *db;
-	int in_txn, pending;	/* an open write transaction and its writes */
-	int checked;		/* data_version was looked at in this batch */
-	struct timespec since;
-	sqlite3_stmt *begin, *commit;	/* prepared once: BEGIN, COMMIT */
-};
-
-/*
- * A stage's own state, one file per name (state-NAME.db): each name has one
- * writer, so like turns and answers they never wait for each other.
- */
-#define MAX_STATES 4
-struct state {
-	char name[32];
-	struct store st;
-	sqlite3_stmt *get, *put, *version;
-	sqlite3_int64 seen;	/* data_version at the last hold */
-	int known;		/* seen is set */
-};
 
 /*
  * CC_SESSION_CACHE: each session's newest turns, kept in process, oldest
@@ -81,9 +49,6 @@ struct cache {
 	struct recent **bucket;
 	size_t nbuckets, n;
 	struct recent *newest, *oldest;
-	sqlite3_stmt *version;		/* PRAGMA data_version of sessions.db */
-	sqlite3_int64 seen;		/* its value at the last batch */
-	int known;			/* seen is set */
 	/* given up since the last cc_session_turns, whose answer may still
 	   point into them: freed at the next */
 	struct recent *dead;
@@ -91,72 +56,14 @@ struct cache {
 	size_t ndropped, maxdropped;
 };
 
+
 struct cc_session {
-	struct store turns, answers;	/* answers.db: CC_SESSION_ANSWERS only */
-	struct store *failed;		/* the one whose error is the last */
-	sqlite3_stmt *recent, *add, *answer, *answer_of;
-	const struct cc_config *cfg;	/* for opening state files later */
-	struct state states[MAX_STATES];
-	int nstates;
+	const struct cc_store_ops *ops;
+	void *b;			/* the backend's */
 	struct cache *cache;		/* CC_SESSION_CACHE only */
 	struct cc_turn view[CACHE_TURNS];	/* cc_session_turns' answer */
 	int nview, view_owned;		/* ... and whether its strings are */
 };
-
-#define PRAGMAS \
-	"PRAGMA journal_mode=WAL;" \
-	"PRAGMA synchronous=NORMAL;" \
-	/* 8 MB of pages: a busy store's session index outgrows the default \
-	   2 MB and every turn then re-read its pages from the file */ \
-	"PRAGMA cache_size=-8192;" \
-	/* a batch rewrites the same index pages: a checkpoint every 16 MB \
-	   of log copies each once, not once every 4 MB */ \
-	"PRAGMA wal_autocheckpoint=4000;"
-
-/* (Stores made before answers.db keep their unused answer columns.) */
-static const char turns_schema[] = PRAGMAS
-	"CREATE TABLE IF NOT EXISTS turns ("
-	"  id INTEGER PRIMARY KEY,"
-	"  session TEXT NOT NULL,"
-	"  at INTEGER NOT NULL,"		/* Unix time of the question */
-	"  query TEXT NOT NULL,"
-	"  language TEXT,"
-	"  agent TEXT,"
-	"  category TEXT,"
-	"  request_type TEXT,"
-	"  slots TEXT);"			/* the router's slots, JSON */
-	"CREATE INDEX IF NOT EXISTS turns_by_session ON turns (session, id);"
-	"CREATE INDEX IF NOT EXISTS turns_by_time ON turns (at);";
-
-static const char answers_schema[] = PRAGMAS
-	"CREATE TABLE IF NOT EXISTS answers ("
-	"  turn INTEGER PRIMARY KEY,"		/* turns.id in sessions.db */
-	"  at INTEGER NOT NULL,"		/* Unix time of the answer */
-	"  answer TEXT);"
-	"CREATE INDEX IF NOT EXISTS answers_by_time ON answers (at);";
-
-static const char state_schema[] = PRAGMAS
-	"CREATE TABLE IF NOT EXISTS state ("
-	"  session TEXT PRIMARY KEY,"
-	"  at INTEGER NOT NULL,"		/* Unix time of the last write */
-	"  value TEXT NOT NULL);"		/* JSON, the stage's own */
-	"CREATE INDEX IF NOT EXISTS state_by_time ON state (at);";
-
-static int
-prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
-{
-	return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
-}
-
-static void view_release(struct cc_session *s);
-
-static void
-store_close(struct store *st)
-{
-	sqlite3_finalize(st->begin);
-	sqlite3_finalize(st->commit);
-	sqlite3_close(st->db);
-}
 
 /* ---- the turns kept in process (CC_SESSION_CACHE) ---- */
 
@@ -240,7 +147,6 @@ cache_free(struct cache *c)
 	cache_forget(c);
 	cache_bury(c);
 	free(c->dropped);
-	sqlite3_finalize(c->version);
 	free(c->bucket);
 	free(c);
 }
@@ -316,8 +222,8 @@ cache_add(struct cache *c, const char *session)
 	return e;
 }
 
-static char *
-dup_or_null(const char *s)
+char *
+cc_store_dup(const char *s)
 {
 	return s ? cc_xstrdup(s) : NULL;
 }
@@ -344,277 +250,28 @@ recent_append(struct cache *c, struct recent *e, const struct cc_turn *t,
 	k = &e->turn[e->n++];
 	k->id = id;
 	k->at = t->at;
-	k->query = dup_or_null(t->query);
-	k->language = dup_or_null(t->language);
-	k->agent = dup_or_null(t->agent);
-	k->category = dup_or_null(t->category);
-	k->request_type = dup_or_null(t->request_type);
-	k->slots = dup_or_null(t->slots);
+	k->query = cc_store_dup(t->query);
+	k->language = cc_store_dup(t->language);
+	k->agent = cc_store_dup(t->agent);
+	k->category = cc_store_dup(t->category);
+	k->request_type = cc_store_dup(t->request_type);
+	k->slots = cc_store_dup(t->slots);
 	k->answer = NULL;
 }
 
-/*
- * Open (creating it, mode 0600) state_dir/name with its schema, and forget
- * rows older than the retention with purge_sql.  0, or -1 with err set.
- */
-static int
-store_open(struct store *st, const struct cc_config *cfg, const char *name,
-    const char *schema, const char *purge_sql, char *err, size_t errlen)
-{
-	size_t n = strlen(cfg->state_dir) + strlen(name) + 2;
-	char *path = cc_xmalloc(n), *msg = NULL;
-	sqlite3_stmt *purge = NULL;
-	int rc = -1, setup;
-
-	snprintf(path, n, "%s/%s", cfg->state_dir, name);
-	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
-	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
-		goto sqlfail;
-	chmod(path, 0600);
-	/*
-	 * Most processes write a turn or two and leave (a question from the
-	 * shell): checkpointing the log at every close cost them four
-	 * fsyncs, about as much as the rest of the question.  The log is
-	 * checkpointed as it grows instead (every 4,000 pages, by whoever
-	 * commits then); committed turns are as durable either way.
-	 */
-	sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
-	sqlite3_busy_timeout(st->db, (int)cfg->lock_timeout_ms);
-	/*
-	 * Processes that create one store at once: SQLite can answer one
-	 * that sets up the file while another does with SQLITE_BUSY at once,
-	 * without waiting in its busy handler (that could deadlock), and a
-	 * program then went on without memory.  Try again, as long as the
-	 * lock timeout.
-	 */
-	for (long waited = 0;; waited += 10) {
-		struct timespec pause = { 0, 10000000L };
-
-		setup = sqlite3_exec(st->db, schema, NULL, NULL, &msg);
-		if (setup != SQLITE_BUSY || waited >= cfg->lock_timeout_ms)
-			break;
-		sqlite3_free(msg);
-		msg = NULL;
-		nanosleep(&pause, NULL);
-	}
-	if (setup != SQLITE_OK) {
-		snprintf(err, errlen, "'%s': %s", path, msg ? msg : "cannot set up");
-		sqlite3_free(msg);
-		goto done;
-	}
-	if (prepare(st->db, purge_sql, &purge) != SQLITE_OK ||
-	    prepare(st->db, "BEGIN IMMEDIATE", &st->begin) != SQLITE_OK ||
-	    prepare(st->db, "COMMIT", &st->commit) != SQLITE_OK)
-		goto sqlfail;
-	/*
-	 * Forget old conversations.  A busy store just keeps them a while
-	 * longer: this must not wait for the lock, or a store held by another
-	 * process cost every start-up the whole lock timeout for nothing.
-	 */
-	sqlite3_bind_int64(purge, 1, (sqlite3_int64)cfg->now - RETENTION_S);
-	sqlite3_busy_timeout(st->db, 0);
-	sqlite3_step(purge);
-	sqlite3_busy_timeout(st->db, (int)cfg->lock_timeout_ms);
-	rc = 0;
-	goto done;
-sqlfail:
-	snprintf(err, errlen, "'%s': %s", path,
-	    st->db ? sqlite3_errmsg(st->db) : "cannot open");
-done:
-	sqlite3_finalize(purge);
-	free(path);
-	return rc;
-}
-
-struct cc_session *
-cc_session_open(const struct cc_config *cfg, int flags, char *err, size_t errlen)
-{
-	struct cc_session *s = calloc(1, sizeof *s);
-
-	if (!s)
-		cc_die(CC_EXIT_INTERNAL, "out of memory");
-	if (cc_mkdirs(cfg->state_dir) < 0) {
-		snprintf(err, errlen, "cannot create '%s': %s", cfg->state_dir,
-		    strerror(errno));
-		goto fail;
-	}
-	s->cfg = cfg;
-	s->failed = &s->turns;
-	if (store_open(&s->turns, cfg, "sessions.db", turns_schema,
-	    "DELETE FROM turns WHERE at < ?1", err, errlen) < 0)
-		goto fail;
-	if (prepare(s->turns.db, "SELECT id, at, query, language, agent, category,"
-	    " request_type, slots FROM turns"
-	    " WHERE session = ?1 AND at >= ?2 ORDER BY id DESC LIMIT ?3",
-	    &s->recent) != SQLITE_OK ||
-	    prepare(s->turns.db, "INSERT INTO turns (session, at, query, language,"
-	    " agent, category, request_type, slots) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
-	    &s->add) != SQLITE_OK)
-		goto sqlfail;
-	/* a reader of answers does not write turns: nothing to keep */
-	if ((flags & CC_SESSION_CACHE) && !(flags & CC_SESSION_ANSWERS)) {
-		s->cache = cache_new();
-		if (prepare(s->turns.db, "PRAGMA data_version", &s->cache->version) != SQLITE_OK)
-			goto sqlfail;
-	}
-	if (flags & CC_SESSION_ANSWERS) {
-		s->failed = &s->answers;
-		if (store_open(&s->answers, cfg, "answers.db", answers_schema,
-		    "DELETE FROM answers WHERE at < ?1", err, errlen) < 0)
-			goto fail;
-		if (prepare(s->answers.db, "INSERT OR REPLACE INTO answers (turn, at, answer)"
-		    " VALUES (?1, ?2, ?3)", &s->answer) != SQLITE_OK ||
-		    prepare(s->answers.db, "SELECT answer FROM answers WHERE turn = ?1",
-		    &s->answer_of) != SQLITE_OK)
-			goto sqlfail;
-	}
-	return s;
-sqlfail:
-	snprintf(err, errlen, "%s: %s", s->failed == &s->answers ? "answers.db" :
-	    "sessions.db", sqlite3_errmsg(s->failed->db));
-fail:
-	cc_session_close(s);
-	return NULL;
-}
-
-void
-cc_session_close(struct cc_session *s)
-{
-	if (!s)
-		return;
-	cc_session_flush(s);
-	sqlite3_finalize(s->recent);
-	sqlite3_finalize(s->add);
-	sqlite3_finalize(s->answer);
-	sqlite3_finalize(s->answer_of);
-	/* the cache's statement first: a connection with one is not closed */
-	view_release(s);
-	cache_free(s->cache);
-	store_close(&s->turns);
-	store_close(&s->answers);
-	for (int i = 0; i < s->nstates; i++) {
-		sqlite3_finalize(s->states[i].get);
-		sqlite3_finalize(s->states[i].put);
-		sqlite3_finalize(s->states[i].version);
-		store_close(&s->states[i].st);
-	}
-	free(s);
-}
-
-const char *
-cc_session_error(struct cc_session *s)
-{
-	return s->failed->db ? sqlite3_errmsg(s->failed->db) : "cannot open";
-}
-
-static char *
-column(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? cc_xstrdup((const char *)t) : NULL;
-}
+/* ---- shared by the backends ---- */
 
 int
-cc_session_recent(struct cc_session *s, const char *session, time_t since,
-    struct cc_turn *turns, int max)
+cc_store_name_ok(const char *name)
 {
-	int n = 0, rc;
+	size_t n = strlen(name);
 
-	sqlite3_bind_text(s->recent, 1, session, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s->recent, 2, (sqlite3_int64)since);
-	sqlite3_bind_int(s->recent, 3, max);
-	while (n < max && (rc = sqlite3_step(s->recent)) == SQLITE_ROW) {
-		struct cc_turn *t = &turns[n++];
-
-		t->id = sqlite3_column_int64(s->recent, 0);
-		t->at = (time_t)sqlite3_column_int64(s->recent, 1);
-		t->query = column(s->recent, 2);
-		t->language = column(s->recent, 3);
-		t->agent = column(s->recent, 4);
-		t->category = column(s->recent, 5);
-		t->request_type = column(s->recent, 6);
-		t->slots = column(s->recent, 7);
-		t->answer = NULL;
-	}
-	rc = n < max ? rc : SQLITE_DONE;
-	sqlite3_reset(s->recent);
-	s->failed = &s->turns;
-	for (int i = 0; rc == SQLITE_DONE && s->answer_of && i < n; i++) {
-		sqlite3_bind_int64(s->answer_of, 1, turns[i].id);
-		if ((rc = sqlite3_step(s->answer_of)) == SQLITE_ROW)
-			turns[i].answer = column(s->answer_of, 0);
-		rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
-		sqlite3_reset(s->answer_of);
-		s->failed = &s->answers;
-	}
-	if (rc != SQLITE_DONE) {
-		cc_turns_release(turns, n);
-		return -1;
-	}
-	/* newest first from SQL; callers want them in order */
-	for (int i = 0; i < n / 2; i++) {
-		struct cc_turn tmp = turns[i];
-
-		turns[i] = turns[n - 1 - i];
-		turns[n - 1 - i] = tmp;
-	}
-	return n;
+	return n > 0 && n < 32 && strspn(name,
+	    "abcdefghijklmnopqrstuvwxyz0123456789-_") == n;
 }
 
-static void
-bind_text(sqlite3_stmt *st, int i, const char *v)
-{
-	if (v)
-		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-/* Commit st's batch; 0 or -1. */
-static int
-store_flush(struct cc_session *s, struct store *st)
-{
-	int rc;
-
-	if (!st->in_txn)
-		return 0;
-	rc = sqlite3_step(st->commit);
-	sqlite3_reset(st->commit);
-	rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
-	/* a COMMIT that failed can leave the transaction open: end it, or
-	   the next BEGIN is refused */
-	if (rc != SQLITE_OK) {
-		s->failed = st;
-		if (!sqlite3_get_autocommit(st->db))
-			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
-		/* the turns kept may be ones rolled back */
-		if (st == &s->turns)
-			cache_forget(s->cache);
-	}
-	st->in_txn = 0;
-	st->pending = 0;
-	st->checked = 0;
-	return rc == SQLITE_OK ? 0 : -1;
-}
-
-int
-cc_session_flush(struct cc_session *s)
-{
-	int a, b;
-
-	if (!s)
-		return 0;
-	a = store_flush(s, &s->turns);
-	b = store_flush(s, &s->answers);
-	for (int i = 0; i < s->nstates; i++)
-		if (store_flush(s, &s->states[i].st) < 0)
-			a = -1;
-	return a < 0 || b < 0 ? -1 : 0;
-}
-
-static long
-elapsed_ns(const struct timespec *since)
+long
+cc_store_elapsed_ns(const struct timespec *since)
 {
 	struct timespec now;
 
@@ -622,71 +279,186 @@ elapsed_ns(const struct timespec *since)
 	return (now.tv_sec - since->tv_sec) * 1000000000L + now.tv_nsec - since->tv_nsec;
 }
 
-/*
- * One commit per write costs more than the routing itself, so writes are
- * batched in one transaction; a batch is short (BATCH_TURNS, BATCH_NS)
- * and the stage flushes it whenever its output is flushed, so an
- * interactive session never waits for one, and a later stage never sees
- * a record before its turn is committed.
- */
-static int
-batch_begin(struct cc_session *s, struct store *st)
+void
+cc_store_say(char *out, size_t outlen, const char *fmt, ...)
 {
-	int rc;
+	size_t n = strlen(out);
+	va_list ap;
 
-	if (st->in_txn)
-		return 0;
-	rc = sqlite3_step(st->begin);
-	sqlite3_reset(st->begin);
-	if (rc != SQLITE_DONE) {
-		s->failed = st;
-		return -1;
-	}
-	st->in_txn = 1;
-	clock_gettime(CLOCK_MONOTONIC, &st->since);
-	return 0;
+	if (n >= outlen)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(out + n, outlen - n, fmt, ap);
+	va_end(ap);
 }
 
-static int
-batch_end(struct cc_session *s, struct store *st)
+/* ---- the choice of backend ---- */
+
+int
+cc_session_is_pg(const char *store)
 {
-	if (++st->pending >= BATCH_TURNS || elapsed_ns(&st->since) >= BATCH_NS)
-		return store_flush(s, st);
+	size_t k;
+
+	if (!store || !*store)
+		return 0;
+	if (strncmp(store, "postgresql://", 13) == 0 || strncmp(store, "postgres://", 11) == 0)
+		return 1;
+	/* a conninfo string: "service=kiosk", "host=db dbname=concierge" */
+	k = strspn(store, "abcdefghijklmnopqrstuvwxyz_");
+	return k > 0 && store[k] == '=';
+}
+
+/* The backend for cfg, and where its store is (a directory, or the conninfo). */
+static const struct cc_store_ops *
+backend(const struct cc_config *cfg, const char **where)
+{
+	if (cc_session_is_pg(cfg->store)) {
+		*where = cfg->store;
+		return &cc_store_pg;
+	}
+	*where = cfg->store && *cfg->store ? cfg->store : cfg->state_dir;
+	return &cc_store_sqlite;
+}
+
+char *
+cc_session_store_name(const struct cc_config *cfg)
+{
+	const char *where;
+
+	backend(cfg, &where);
+	return cc_session_mask(where);
+}
+
+char *
+cc_session_mask(const char *where)
+{
+	const char *p, *at, *end;
+	struct cc_buf b = { 0 };
+
+	if (!cc_session_is_pg(where))
+		return cc_xstrdup(where);
+	/* a password in the user part of a URI: user:***@host */
+	p = strstr(where, "://");
+	end = p ? p + 3 + strcspn(p + 3, "/?#") : where;
+	at = p ? memchr(p + 3, '@', (size_t)(end - p - 3)) : NULL;
+	if (at) {
+		const char *colon = memchr(p + 3, ':', (size_t)(at - p - 3));
+
+		if (colon) {
+			cc_buf_add(&b, where, (size_t)(colon - where) + 1);
+			cc_buf_add(&b, "***", 3);
+			where = at;
+		}
+	}
+	/* and password=... in a conninfo or a URI's parameters */
+	while (*where) {
+		const char *k = strstr(where, "password=");
+
+		if (!k || (k > where && !strchr("?& \t", k[-1]))) {
+			if (!k) {
+				cc_buf_add(&b, where, strlen(where));
+				break;
+			}
+			cc_buf_add(&b, where, (size_t)(k - where) + 9);
+			where = k + 9;
+			continue;
+		}
+		cc_buf_add(&b, where, (size_t)(k - where) + 9);
+		cc_buf_add(&b, "***", 3);
+		where = k + 9;
+		if (*where == '\'') {
+			for (where++; *where && *where != '\''; where++)
+				if (*where == '\\' && where[1])
+					where++;
+			if (*where)
+				where++;
+		} else {
+			where += strcspn(where, p ? "&#" : " \t");
+		}
+	}
+	return b.data ? b.data : cc_xstrdup("");
+}
+
+/* ---- the interface ---- */
+
+struct cc_session *
+cc_session_open(const struct cc_config *cfg, int flags, char *err, size_t errlen)
+{
+	struct cc_session *s = calloc(1, sizeof *s);
+	const char *where;
+
+	if (!s)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	s->ops = backend(cfg, &where);
+	if (!(s->b = s->ops->open(cfg, where, flags, err, errlen))) {
+		free(s);
+		return NULL;
+	}
+	/* a reader of answers does not write turns: nothing to keep */
+	if ((flags & CC_SESSION_CACHE) && !(flags & CC_SESSION_ANSWERS))
+		s->cache = cache_new();
+	return s;
+}
+
+static void view_release(struct cc_session *s);
+
+void
+cc_session_close(struct cc_session *s)
+{
+	if (!s)
+		return;
+	view_release(s);
+	cache_free(s->cache);
+	s->ops->close(s->b);
+	free(s);
+}
+
+const char *
+cc_session_error(struct cc_session *s)
+{
+	return s->ops->error(s->b);
+}
+
+int
+cc_session_transient(struct cc_session *s)
+{
+	return s && s->ops->transient(s->b);
+}
+
+int
+cc_session_recent(struct cc_session *s, const char *session, time_t since,
+    struct cc_turn *turns, int max)
+{
+	return s->ops->recent(s->b, session, since, turns, max);
+}
+
+int
+cc_session_flush(struct cc_session *s)
+{
+	if (!s)
+		return 0;
+	if (s->ops->flush(s->b) < 0) {
+		/* the turns kept may be ones rolled back */
+		cache_forget(s->cache);
+		return -1;
+	}
 	return 0;
 }
 
 long long
 cc_session_add(struct cc_session *s, const char *session, const struct cc_turn *t)
 {
-	long long id = -1;
+	long long id = s->ops->add(s->b, session, t);
 
-	if (batch_begin(s, &s->turns) < 0)
-		return -1;
-	sqlite3_bind_text(s->add, 1, session, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s->add, 2, (sqlite3_int64)t->at);
-	bind_text(s->add, 3, t->query);
-	bind_text(s->add, 4, t->language);
-	bind_text(s->add, 5, t->agent);
-	bind_text(s->add, 6, t->category);
-	bind_text(s->add, 7, t->request_type);
-	bind_text(s->add, 8, t->slots);
-	if (sqlite3_step(s->add) == SQLITE_DONE) {
-		id = sqlite3_last_insert_rowid(s->turns.db);
-		if (s->cache) {
-			struct recent *e = cache_find(s->cache, session);
-
-			/* not kept: the next read loads it, this turn with it */
-			if (e)
-				recent_append(s->cache, e, t, id);
-		}
-	} else {
-		s->failed = &s->turns;
+	if (id < 0) {
 		cache_forget(s->cache);
+	} else if (s->cache) {
+		struct recent *e = cache_find(s->cache, session);
+
+		/* not kept: the next read loads it, this turn with it */
+		if (e)
+			recent_append(s->cache, e, t, id);
 	}
-	sqlite3_reset(s->add);
-	sqlite3_clear_bindings(s->add);
-	if (batch_end(s, &s->turns) < 0)
-		id = -1;
 	return id;
 }
 
@@ -694,20 +466,7 @@ int
 cc_session_answer(struct cc_session *s, long long turn, const char *answer,
     time_t at)
 {
-	int rc;
-
-	if (!s->answer || batch_begin(s, &s->answers) < 0)
-		return -1;
-	sqlite3_bind_int64(s->answer, 1, turn);
-	sqlite3_bind_int64(s->answer, 2, (sqlite3_int64)at);
-	bind_text(s->answer, 3, answer);
-	if ((rc = sqlite3_step(s->answer)) != SQLITE_DONE)
-		s->failed = &s->answers;
-	sqlite3_reset(s->answer);
-	sqlite3_clear_bindings(s->answer);
-	if (batch_end(s, &s->answers) < 0)
-		rc = SQLITE_ERROR;
-	return rc == SQLITE_DONE ? 0 : -1;
+	return s->ops->answer(s->b, turn, answer, at);
 }
 
 static void
@@ -717,40 +476,6 @@ view_release(struct cc_session *s)
 		cc_turns_release(s->view, s->nview);
 	s->nview = s->view_owned = 0;
 	cache_bury(s->cache);
-}
-
-/*
- * Under the write lock of sessions.db for this batch, forget the turns
- * kept if another connection wrote the file since the last batch: its
- * data_version changes when another connection commits (a checkpoint may
- * change it too: that costs a reload, nothing more).  0 or -1.
- */
-static int
-cache_hold(struct cc_session *s)
-{
-	struct cache *c = s->cache;
-	sqlite3_int64 v;
-
-	if (s->turns.in_txn && elapsed_ns(&s->turns.since) >= BATCH_NS &&
-	    store_flush(s, &s->turns) < 0)
-		return -1;
-	if (batch_begin(s, &s->turns) < 0)
-		return -1;
-	if (s->turns.checked)
-		return 0;
-	if (sqlite3_step(c->version) != SQLITE_ROW) {
-		sqlite3_reset(c->version);
-		s->failed = &s->turns;
-		return -1;
-	}
-	v = sqlite3_column_int64(c->version, 0);
-	sqlite3_reset(c->version);
-	if (!c->known || v != c->seen)
-		cache_forget(c);
-	c->seen = v;
-	c->known = 1;
-	s->turns.checked = 1;
-	return 0;
 }
 
 /* Load session's turns at or after since from the store into e. */
@@ -790,7 +515,25 @@ cc_session_turns(struct cc_session *s, const char *session, time_t since,
 		s->view_owned = 1;
 		return n;
 	}
-	if (cache_hold(s) < 0) {
+	switch (s->ops->turns_hold(s->b)) {
+	case 0:
+		break;
+	case 1:
+		cache_forget(s->cache);	/* another process wrote turns */
+		break;
+	case 2: {			/* ... of these sessions only */
+		size_t n;
+		const char *const *changed = s->ops->turns_changed(s->b, &n);
+
+		for (size_t i = 0; i < n; i++) {
+			struct recent *gone = cache_find(s->cache, changed[i]);
+
+			if (gone)
+				cache_remove(s->cache, gone);
+		}
+		break;
+	}
+	default:
 		cache_forget(s->cache);
 		return -1;
 	}
@@ -838,132 +581,55 @@ cc_turns_release(struct cc_turn *turns, int n)
 	}
 }
 
-/* The state file of `name`, opened on first use; NULL on failure. */
-static struct state *
-state_of(struct cc_session *s, const char *name)
-{
-	char file[64], err[512];
-	struct state *x;
-	size_t n = strlen(name);
-
-	for (int i = 0; i < s->nstates; i++)
-		if (strcmp(s->states[i].name, name) == 0)
-			return &s->states[i];
-	/* the name becomes a file name: letters, digits, - and _ only */
-	if (n == 0 || n >= sizeof x->name || strspn(name,
-	    "abcdefghijklmnopqrstuvwxyz0123456789-_") != n || s->nstates == MAX_STATES)
-		return NULL;
-	x = &s->states[s->nstates];
-	memset(x, 0, sizeof *x);
-	snprintf(x->name, sizeof x->name, "%s", name);
-	snprintf(file, sizeof file, "state-%s.db", name);
-	if (store_open(&x->st, s->cfg, file, state_schema,
-	    "DELETE FROM state WHERE at < ?1", err, sizeof err) < 0 ||
-	    prepare(x->st.db, "SELECT value, at FROM state WHERE session = ?1",
-	    &x->get) != SQLITE_OK ||
-	    /* in place: a REPLACE gave the row a new rowid, so every write
-	       touched the old row's page, the last page and both indexes */
-	    prepare(x->st.db, "INSERT INTO state (session, at, value)"
-	    " VALUES (?1, ?2, ?3) ON CONFLICT (session) DO UPDATE"
-	    " SET at = excluded.at, value = excluded.value", &x->put) != SQLITE_OK ||
-	    prepare(x->st.db, "PRAGMA data_version", &x->version) != SQLITE_OK) {
-		sqlite3_finalize(x->get);
-		sqlite3_finalize(x->put);
-		sqlite3_finalize(x->version);
-		store_close(&x->st);
-		return NULL;
-	}
-	s->nstates++;
-	return x;
-}
 
 int
 cc_session_state_get(struct cc_session *s, const char *session, const char *name,
     char **json, time_t *at)
 {
-	struct state *x = state_of(s, name);
-	int rc;
-
 	*json = NULL;
-	if (!x)
-		return -1;
-	sqlite3_bind_text(x->get, 1, session, -1, SQLITE_STATIC);
-	rc = sqlite3_step(x->get);
-	if (rc == SQLITE_ROW) {
-		*json = column(x->get, 0);
-		if (at)
-			*at = (time_t)sqlite3_column_int64(x->get, 1);
-	}
-	sqlite3_reset(x->get);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		s->failed = &x->st;
-		return -1;
-	}
-	return rc == SQLITE_ROW;
+	return s->ops->state_get(s->b, session, name, json, at);
 }
 
 int
 cc_session_state_put(struct cc_session *s, const char *session, const char *name,
     const char *json, time_t at)
 {
-	struct state *x = state_of(s, name);
-	int rc;
-
-	if (!x || batch_begin(s, &x->st) < 0)
-		return -1;
-	sqlite3_bind_text(x->put, 1, session, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(x->put, 2, (sqlite3_int64)at);
-	sqlite3_bind_text(x->put, 3, json, -1, SQLITE_STATIC);
-	if ((rc = sqlite3_step(x->put)) != SQLITE_DONE)
-		s->failed = &x->st;
-	sqlite3_reset(x->put);
-	sqlite3_clear_bindings(x->put);
-	if (batch_end(s, &x->st) < 0)
-		rc = SQLITE_ERROR;
-	return rc == SQLITE_DONE ? 0 : -1;
+	return s->ops->state_put(s->b, session, name, json, at);
 }
 
 int
 cc_session_state_hold(struct cc_session *s, const char *name)
 {
-	struct state *x = state_of(s, name);
-	sqlite3_int64 v;
-	int changed;
-
-	if (!x)
-		return -1;
-	/* a batch that turns keep open without writing is still a short one */
-	if (x->st.in_txn && elapsed_ns(&x->st.since) >= BATCH_NS &&
-	    store_flush(s, &x->st) < 0)
-		return -1;
-	if (x->st.checked)
-		return 0;	/* held since the last look: nobody else wrote */
-	if (batch_begin(s, &x->st) < 0)
-		return -1;
-	/*
-	 * Under the write lock now, so the version read is the file's last
-	 * and stays so until this batch is committed.  SQLite changes it
-	 * when another connection commits to the file (a checkpoint may
-	 * change it too: that costs the caller a reload, nothing more).
-	 */
-	if (sqlite3_step(x->version) != SQLITE_ROW) {
-		sqlite3_reset(x->version);
-		s->failed = &x->st;
-		return -1;
-	}
-	v = sqlite3_column_int64(x->version, 0);
-	sqlite3_reset(x->version);
-	changed = !x->known || v != x->seen;
-	x->seen = v;
-	x->known = 1;
-	x->st.checked = 1;
-	return changed;
+	return s->ops->state_hold(s->b, name);
 }
 
 int
 cc_session_state_begin(struct cc_session *s, const char *name)
 {
-	struct state *x = state_of(s, name);
+	return s->ops->state_begin(s->b, name);
+}
 
-	return x ? batch_begin(s, &x->st) : -1;
+int
+cc_session_log(struct cc_session *s, const char *name, const char *session,
+    const char *line, time_t at)
+{
+	return s->ops->log ? s->ops->log(s->b, name, session, line, at) : 0;
+}
+
+int
+cc_session_keeps_logs(const struct cc_config *cfg)
+{
+	const char *where;
+
+	return backend(cfg, &where)->log != NULL;
+}
+
+int
+cc_session_admin(const struct cc_config *cfg, enum cc_store_admin what, long keep,
+    char *out, size_t outlen)
+{
+	const char *where;
+	const struct cc_store_ops *ops = backend(cfg, &where);
+
+	return ops->admin(cfg, where, what, keep, out, outlen);
 }

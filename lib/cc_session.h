@@ -1,7 +1,8 @@
 /*
  * cc_session.h: session memory: the turns of a conversation and their answers,
- * and each stage's own state, in SQLite files under the state directory
- * (sessions.db, answers.db, state-NAME.db).
+ * and each stage's own state, in the store CC_STORE names: SQLite files
+ * under the state directory by default (sessions.db, answers.db,
+ * state-NAME.db), or a PostgreSQL database (cc-store(1)).
  *
  * Owns: the store connection and its write batches.  Borrows: the
  * configuration (state directory, lock timeout).
@@ -26,8 +27,10 @@ struct cc_turn {
 };
 
 /*
- * Open (creating, mode 0700) the store under cfg->state_dir, waiting up to
- * cfg->lock_timeout_ms for another process's lock; NULL + message.  With
+ * Open the store cfg names: SQLite (creating the directory, mode 0700,
+ * waiting up to cfg->lock_timeout_ms for another process's lock) or
+ * PostgreSQL (connecting, and creating or migrating the schema on first
+ * use); NULL + message (a conninfo in it has its password masked).  With
  * CC_SESSION_ANSWERS the answers are opened too (cc_session_answer, and
  * cc_turn.answer from cc_session_recent); without, they are not touched.
  * A program that gets -1 from a store call should go on without memory
@@ -46,6 +49,40 @@ struct cc_session *cc_session_open(const struct cc_config *cfg, int flags,
 	char *err, size_t errlen);
 void cc_session_close(struct cc_session *s);
 const char *cc_session_error(struct cc_session *s);
+/*
+ * 1 when the last error was a temporary one: the server of a PostgreSQL
+ * store lost and not back within the lock timeout (a stage exits 4).
+ * A connection lost in the middle of a batch is reconnected and the batch
+ * written again first; the call fails only when that is not possible.
+ */
+int cc_session_transient(struct cc_session *s);
+/* Whether a CC_STORE value names PostgreSQL (a URI or a conninfo). */
+int cc_session_is_pg(const char *store);
+/* The store cfg names, for messages: a password in it masked (fresh). */
+char *cc_session_store_name(const struct cc_config *cfg);
+/* A CC_STORE value with its password masked (fresh). */
+char *cc_session_mask(const char *store);
+/*
+ * For operators (cc-store(1)): migrate creates the schema or brings it up
+ * to date; check looks at it (schema version, integrity, counts); prune
+ * removes turns, answers and states older than keep seconds.  A report
+ * for people goes to out; returns an exit status (0 ok; 1 check found
+ * a problem or an old schema; 4 the server cannot be reached; 5 other).
+ */
+/*
+ * Append a line (JSON text) to the log `name` (the gate's decisions and
+ * outcomes), in the batches of turns: 1 when the store keeps logs
+ * (PostgreSQL: concierge.logs, shared by every machine), 0 when it does
+ * not and the caller keeps its own files (SQLite, as before), -1 on a
+ * store error.
+ */
+int cc_session_log(struct cc_session *s, const char *name, const char *session,
+	const char *line, time_t at);
+/* Whether the store cfg names keeps logs (cc_session_log would return 1). */
+int cc_session_keeps_logs(const struct cc_config *cfg);
+enum cc_store_admin { CC_STORE_MIGRATE, CC_STORE_CHECK, CC_STORE_PRUNE };
+int cc_session_admin(const struct cc_config *cfg, enum cc_store_admin what,
+	long keep, char *out, size_t outlen);
 /*
  * The turns of `session` asked at or after `since`, oldest first, at most
  * max (the newest ones).  Returns the count, or -1 on a store error.

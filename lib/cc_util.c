@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cc_util.h"
+#include "cc_session.h"
 
 const char *cc_progname = "concierge";
 
@@ -90,6 +91,16 @@ cc_print_version(void)
 	printf("%s (%s) %s\n", cc_progname, PACKAGE_NAME, PACKAGE_VERSION);
 }
 
+static int
+store_has_password(const char *store)
+{
+	char *masked = cc_session_mask(store);
+	int has = strcmp(masked, store) != 0;
+
+	free(masked);
+	return has;
+}
+
 int
 cc_option_common(int c, char **argv, const char *usage, int *unbuffered)
 {
@@ -107,6 +118,14 @@ cc_option_common(int c, char **argv, const char *usage, int *unbuffered)
 		exit(CC_EXIT_OK);
 	case 'D':
 		if (setenv("CC_DOMAIN", optarg, 1) < 0)
+			cc_die(CC_EXIT_INTERNAL, "setenv: %s", strerror(errno));
+		return 1;
+	case CC_OPT_STORE:
+		/* a command line is seen by every user of the machine (ps) */
+		if (store_has_password(optarg))
+			cc_die(CC_EXIT_USAGE, "--store: no password on the command line: "
+			    "PGPASSWORD or ~/.pgpass holds it");
+		if (setenv("CC_STORE", optarg, 1) < 0)
 			cc_die(CC_EXIT_INTERNAL, "setenv: %s", strerror(errno));
 		return 1;
 	case '?':

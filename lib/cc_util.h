@@ -62,7 +62,8 @@ void cc_print_version(void);
  * every option to cc_option_common() first (set opterr = 0 before
  * getopt_long so messages carry the program name): it handles -u/-h/-V,
  * -D/--domain (which sets CC_DOMAIN, so the configuration and every child
- * process see it) and unknown options (usage to stderr, exit 2) and
+ * process see it), --store (CC_STORE, the same way; a password in it is
+ * refused: it belongs in PGPASSWORD or ~/.pgpass) and unknown options (usage to stderr, exit 2) and
  * returns 1, or returns 0 for an option of the program's own.
  * *unbuffered may be NULL.
  */
@@ -71,7 +72,9 @@ void cc_print_version(void);
 	{"unbuffered", no_argument, NULL, 'u'}, \
 	{"help", no_argument, NULL, 'h'}, \
 	{"version", no_argument, NULL, 'V'}, \
-	{"domain", required_argument, NULL, 'D'}
+	{"domain", required_argument, NULL, 'D'}, \
+	{"store", required_argument, NULL, CC_OPT_STORE}
+#define CC_OPT_STORE 0x5354	/* long only */
 int cc_option_common(int c, char **argv, const char *usage, int *unbuffered);
 
 /*

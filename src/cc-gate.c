@@ -316,7 +316,10 @@ main(int argc, char **argv)
 		    "see cc-gate(1))" : "");
 	if (repo && cc_gate_set_repo(gk.gate, repo, err, sizeof err) < 0)
 		cc_die(CC_EXIT_USAGE, "%s", err);
-	if (!no_log) {
+	if (!no_log && !log_dir && cc_session_keeps_logs(&gk.cfg)) {
+		/* a store that spans machines keeps the logs too */
+		cc_gate_set_log_store(gk.gate);
+	} else if (!no_log) {
 		if (!log_dir) {
 			size_t n = strlen(gk.cfg.state_dir) + 6;
 

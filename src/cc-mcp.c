@@ -275,7 +275,10 @@ main(int argc, char **argv)
 		cc_die(CC_EXIT_USAGE, "%s", err);
 	s.x.timeout_ms = timeout;
 	s.x.max_results = (size_t)max_results;
-	if (!no_log) {
+	if (!no_log && !log_dir && cc_session_keeps_logs(&s.cfg)) {
+		/* a store that spans machines keeps the logs too */
+		cc_gate_set_log_store(s.gate);
+	} else if (!no_log) {
 		if (!log_dir) {
 			size_t n = strlen(s.cfg.state_dir) + 6;
 

@@ -46,6 +46,7 @@ struct responder {
 	struct cc_domain *domain;
 	struct cc_session *store;
 	int store_failed, no_memory, camel, no_emotion;
+	int store_transient;	/* the store's server was lost: exit status 4 */
 };
 
 static struct cc_session *
@@ -77,6 +78,8 @@ store_lost(struct responder *rs, unsigned long line, const char *what)
 	else
 		cc_warn("%s: %s; answering without session memory from here on",
 		    what, cc_session_error(rs->store));
+	if (cc_session_transient(rs->store))
+		rs->store_transient = 1;
 	cc_session_close(rs->store);
 	rs->store = NULL;
 	rs->store_failed = 1;
@@ -400,7 +403,7 @@ main(int argc, char **argv)
 	}
 run:
 	status = cc_record_run(&stage, stdin, stdout);
-	if (status == CC_EXIT_OK && rs.llm_failed)
+	if (status == CC_EXIT_OK && (rs.llm_failed || rs.store_transient))
 		status = CC_EXIT_UPSTREAM;
 	cc_llm_release(&rs.llm);
 	cc_http_cleanup();

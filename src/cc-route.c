@@ -42,6 +42,7 @@ struct router {
 	struct cc_rules *rules;
 	struct cc_session *store;
 	int store_failed;	/* warned once; route without memory */
+	int store_transient;	/* ... for a lost server: exit status 4 */
 	int no_memory;
 	long window;
 	int agent, category, request_type, confidence, reason;	/* slots */
@@ -104,6 +105,8 @@ store_lost(struct router *rt, unsigned long line, const char *what)
 	else
 		cc_warn("%s: %s; routing without context from here on", what,
 		    cc_session_error(rt->store));
+	if (cc_session_transient(rt->store))
+		rt->store_transient = 1;
 	cc_session_close(rt->store);
 	rt->store = NULL;
 	rt->store_failed = 1;
@@ -492,6 +495,14 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		cc_jw_num(out, (double)turn_id);
 	else
 		cc_jw_null(out);
+	if (lost) {
+		/* the record says why it was routed without its session */
+		char why[640];
+
+		snprintf(why, sizeof why, "%s: %s", lost, cc_session_error(rt->store));
+		cc_jw_key(out, "error");
+		cc_jw_cstr(out, why);
+	}
 	cc_jw_end(out);
 	cc_jw_end(out);
 	cc_jw_end(out);
@@ -615,6 +626,8 @@ main(int argc, char **argv)
 	rt.reason = cc_rules_slot(rt.rules, "reason");
 run:
 	status = cc_record_run(&stage, stdin, stdout);
+	if (status == CC_EXIT_OK && rt.store_transient)
+		status = CC_EXIT_UPSTREAM;
 	cc_json_doc_release(&rt.slots_doc);
 	cc_rules_free(rt.rules);
 	model_free(&rt);

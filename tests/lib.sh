@@ -44,3 +44,19 @@ XDG_STATE_HOME=$T/xdg-state
 mkdir -p "$HOME"
 export CC_STATE_DIR HOME XDG_STATE_HOME
 exec < /dev/null
+
+# CC_TEST_STORE=pg: the same script against a private PostgreSQL
+# (tests/pg-lib.sh); store_sql SQL reads the session store either way
+# (the tables turns and answers).
+if [ "${CC_TEST_STORE:-}" = pg ]; then
+	. "$top_srcdir/tests/pg-lib.sh"
+	store_sql() { pg_sql "$1"; }
+else
+	unset CC_STORE
+	store_sql() {
+		case $1 in
+		*answers*) "$top_builddir/tests/sqlite-tool" "$CC_STATE_DIR/answers.db" query "$1" ;;
+		*) "$top_builddir/tests/sqlite-tool" "$CC_STATE_DIR/sessions.db" query "$1" ;;
+		esac
+	}
+fi

@@ -2370,7 +2370,8 @@ cc_gate_record_outcome(struct cc_gate_ctx *c, jv args, jv *session, time_t now)
 		*session = set(*session, "outcomes", list);
 	}
 	r = set(jv_object(), "success", jv_true());
-	r = set(r, "log_file", g->log_dir ? fmt("%s/outcomes.ndjson", g->log_dir) : jv_null());
+	r = set(r, "log_file", g->log_dir ? fmt("%s/outcomes.ndjson", g->log_dir) :
+	    g->log_store ? jv_string("store:outcomes") : jv_null());
 	r = set(r, "record_id", get(line, "record_id"));
 	log_line(c, "outcomes", line);
 	jv_free(exp);

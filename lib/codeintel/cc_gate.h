@@ -49,6 +49,12 @@ void cc_gate_free(struct cc_gate *g);
 int cc_gate_set_repo(struct cc_gate *g, const char *dir, char *err, size_t errlen);
 /* Where cc_gate_call() appends decisions.ndjson and outcomes.ndjson. */
 void cc_gate_set_log_dir(struct cc_gate *g, const char *dir);
+/*
+ * Or: append them to the session store's logs (cc_session_log), when the
+ * store keeps logs (PostgreSQL, shared by every machine) and no log
+ * folder was asked for.
+ */
+void cc_gate_set_log_store(struct cc_gate *g);
 
 /* One call's context: the gate, the session it is for, what it logs. */
 struct cc_gate_ctx {

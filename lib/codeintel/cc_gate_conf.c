@@ -333,3 +333,10 @@ cc_gate_set_log_dir(struct cc_gate *g, const char *dir)
 	free(g->log_dir);
 	g->log_dir = dir ? cc_xstrdup(dir) : NULL;
 }
+
+void
+cc_gate_set_log_store(struct cc_gate *g)
+{
+	cc_gate_set_log_dir(g, NULL);
+	g->log_store = 1;
+}

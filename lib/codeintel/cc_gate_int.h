@@ -86,7 +86,8 @@ struct cc_gate {
 	struct gate_text *texts;
 	size_t ntexts;
 	char *repo;			/* real path, or NULL: evidence trusted */
-	char *log_dir;			/* NULL: no logs written */
+	char *log_dir;			/* NULL: no log files written */
+	int log_store;			/* logs to the session store instead */
 };
 
 /* gate.conf's text KEY: its words, or "" (every key used is checked at load). */

@@ -349,17 +349,30 @@ cc_gate_call(struct cc_gate *g, struct cc_session *store, const char *tool, jv a
 		cc_session_flush(store);
 	}
 	/* the logs, once what they record is committed */
-	if (g->log_dir) {
+	if (g->log_dir || g->log_store) {
 		jv_array_foreach(c.logs, i, l) {
 			jv kind = jv_object_get(jv_copy(l), jv_string("log"));
 			jv line = jv_object_get(jv_copy(l), jv_string("line"));
+			int outcomes = strcmp(jv_string_value(kind), "outcomes") == 0;
 
-			append(g, strcmp(jv_string_value(kind), "outcomes") == 0 ?
-			    "outcomes.ndjson" : "decisions.ndjson", line);
+			if (g->log_store) {
+				char *js = dump(line);
+
+				if (cc_session_log(store, outcomes ? "outcomes" : "decisions",
+				    id, js, now) < 0)
+					cc_warn("cannot write the %s log to the store: %s",
+					    outcomes ? "outcomes" : "decisions",
+					    cc_session_error(store));
+				free(js);
+			} else {
+				append(g, outcomes ? "outcomes.ndjson" : "decisions.ndjson", line);
+			}
 			jv_free(kind);
 			jv_free(line);
 			jv_free(l);
 		}
+		if (g->log_store && cc_session_flush(store) < 0)
+			cc_warn("cannot write the logs to the store: %s", cc_session_error(store));
 	}
 	if (sid_out && id && !stats)
 		*sid_out = cc_xstrdup(id);

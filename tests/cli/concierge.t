@@ -37,13 +37,14 @@ $ concierge ask -j "カフェの営業時間は？" | jq -c '[.session_id, .rout
 === ask: nothing to ask is a usage error
 $ concierge ask
 2> concierge: ask what?
-2> usage: concierge [--domain D] ask [-s SESSION] [-j] QUESTION...
+2> usage: concierge [--domain D] [--store S] ask [-s SESSION] [-j] QUESTION...
 2>        concierge [--domain D] run [-u] < queries.ndjson > records.ndjson
 2>        concierge [--domain D] chat [cc-chat options]
 2>        concierge [--domain D] stages [-p]
 2>        concierge [--domain D] eval [cc-eval options] FILE...
 2>        concierge domains
 2>        concierge check [DOMAIN|DIR]...
+2>        concierge [--store S] store migrate|check|prune [cc-store options]
 2> Commands:
 2>   ask      answer one question (words are joined); -s SESSION remembers the
 2>            conversation, -j/--json prints the whole record
@@ -55,10 +56,14 @@ $ concierge ask
 2>   domains  list the installed domains and what each answers
 2>   check    check a domain's files (default: the one in use); exit 3 when
 2>            there is a problem
+2>   store    set up, check or prune the session store (cc-store)
 2> Options:
 2>   -D, --domain D  the domain: a name under the data directory or the path
 2>                   of a folder (default $CC_DOMAIN, else the installed
 2>                   default); also taken after ask, run and stages
+2>   --store S       the session store: a directory (SQLite) or a
+2>                   postgresql:// URI or conninfo (default $CC_STORE, else
+2>                   SQLite in the state directory); no password in it
 2>   -h, --help      show this help
 2>   -V, --version   show the version
 ? 2

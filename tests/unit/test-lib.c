@@ -679,6 +679,35 @@ test_config(void)
 }
 
 /* A stage's own per-session state: none, written, read back, seen by another. */
+/* CC_STORE values: which backend, and the password never shown. */
+static void
+test_store_names(void)
+{
+	static const struct { const char *in, *shown; } cases[] = {
+		{ "postgresql://kiosk:s3cret@db/cc", "postgresql://kiosk:***@db/cc" },
+		{ "postgres://kiosk@db/cc?password=s3cret&sslmode=require",
+		  "postgres://kiosk@db/cc?password=***&sslmode=require" },
+		{ "host=db password='se cr\\'et' dbname=cc", "host=db password=*** dbname=cc" },
+		{ "service=kiosk", "service=kiosk" },
+		{ "dbname=cc mypassword=x", "dbname=cc mypassword=x" },
+		{ "/var/lib/concierge", "/var/lib/concierge" },
+	};
+
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		char *m = cc_session_mask(cases[i].in);
+
+		ok(strcmp(m, cases[i].shown) == 0, "store shown as '%s' (got '%s')",
+		    cases[i].shown, m);
+		free(m);
+	}
+	ok(cc_session_is_pg("postgresql://db/cc") && cc_session_is_pg("service=kiosk") &&
+	    cc_session_is_pg("host=/run/postgresql dbname=cc"),
+	    "URIs and conninfo strings name PostgreSQL");
+	ok(!cc_session_is_pg("/var/lib/concierge") && !cc_session_is_pg("state") &&
+	    !cc_session_is_pg("./a=b") && !cc_session_is_pg(""),
+	    "paths name SQLite");
+}
+
 static void
 test_session_state(void)
 {
@@ -783,6 +812,7 @@ main(void)
 	test_lang();
 	test_fold();
 	test_config();
+	test_store_names();
 	test_session_state();
 	return tap_done();
 }

@@ -1,0 +1,770 @@
+/*
+ * Session memory in SQLite under the state directory (or the directory
+ * CC_STORE names): the embedded default backend of cc_session.c.
+ *
+ * Turns and answers are two files, sessions.db and answers.db, because
+ * they have two writers: in one pipeline cc-route and cc-respond write at
+ * the same time, and in one file each would wait for the other's lock and
+ * every commit of one would empty the other's page cache.  Only a memory
+ * question reads both.
+ *
+ * Several pipelines may share one store: the databases are in WAL mode,
+ * writes are batched in short transactions, and a writer waits for the
+ * lock (busy timeout) rather than failing.  The writer of turns keeps
+ * each session's newest ones in process (CC_SESSION_CACHE), trusted for
+ * as long as PRAGMA data_version, read under its batch's write lock,
+ * says nobody else wrote the file.  All SQL uses bound parameters.
+ * This file is the only one that knows the store is SQLite;
+ * cc_session_pg.c is the same for PostgreSQL.
+ */
+#include "config.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <sys/stat.h>
+
+#include "cc_util.h"
+#include "cc_config.h"
+#include "cc_session.h"
+#include "cc_store.h"
+
+#define BATCH_TURNS CC_STORE_BATCH_TURNS
+#define BATCH_NS CC_STORE_BATCH_NS
+#define RETENTION_S CC_STORE_RETENTION_S
+
+/* One database file and its batch of writes. */
+struct store {
+	sqlite3 *db;
+	int in_txn, pending;	/* an open write transaction and its writes */
+	int checked;		/* data_version was looked at in this batch */
+	struct timespec since;
+	sqlite3_stmt *begin, *commit;	/* prepared once: BEGIN, COMMIT */
+};
+
+/*
+ * A stage's own state, one file per name (state-NAME.db): each name has one
+ * writer, so like turns and answers they never wait for each other.
+ */
+#define MAX_STATES 4
+struct state {
+	char name[32];
+	struct store st;
+	sqlite3_stmt *get, *put, *version;
+	sqlite3_int64 seen;	/* data_version at the last hold */
+	int known;		/* seen is set */
+};
+
+struct lite {
+	struct store turns, answers;	/* answers.db: CC_SESSION_ANSWERS only */
+	struct store *failed;		/* the one whose error is the last */
+	sqlite3_stmt *recent, *add, *answer, *answer_of;
+	const struct cc_config *cfg;	/* for opening state files later */
+	char *dir;			/* ... in this directory */
+	struct state states[MAX_STATES];
+	int nstates;
+	/* CC_SESSION_CACHE: PRAGMA data_version of sessions.db, its value
+	   at the last batch, and whether that is set */
+	sqlite3_stmt *version;
+	sqlite3_int64 seen;
+	int known;
+};
+
+#define PRAGMAS \
+	"PRAGMA journal_mode=WAL;" \
+	"PRAGMA synchronous=NORMAL;" \
+	/* 8 MB of pages: a busy store's session index outgrows the default \
+	   2 MB and every turn then re-read its pages from the file */ \
+	"PRAGMA cache_size=-8192;" \
+	/* a batch rewrites the same index pages: a checkpoint every 16 MB \
+	   of log copies each once, not once every 4 MB */ \
+	"PRAGMA wal_autocheckpoint=4000;"
+
+/* (Stores made before answers.db keep their unused answer columns.) */
+static const char turns_schema[] = PRAGMAS
+	"CREATE TABLE IF NOT EXISTS turns ("
+	"  id INTEGER PRIMARY KEY,"
+	"  session TEXT NOT NULL,"
+	"  at INTEGER NOT NULL,"		/* Unix time of the question */
+	"  query TEXT NOT NULL,"
+	"  language TEXT,"
+	"  agent TEXT,"
+	"  category TEXT,"
+	"  request_type TEXT,"
+	"  slots TEXT);"			/* the router's slots, JSON */
+	"CREATE INDEX IF NOT EXISTS turns_by_session ON turns (session, id);"
+	"CREATE INDEX IF NOT EXISTS turns_by_time ON turns (at);";
+
+static const char answers_schema[] = PRAGMAS
+	"CREATE TABLE IF NOT EXISTS answers ("
+	"  turn INTEGER PRIMARY KEY,"		/* turns.id in sessions.db */
+	"  at INTEGER NOT NULL,"		/* Unix time of the answer */
+	"  answer TEXT);"
+	"CREATE INDEX IF NOT EXISTS answers_by_time ON answers (at);";
+
+static const char state_schema[] = PRAGMAS
+	"CREATE TABLE IF NOT EXISTS state ("
+	"  session TEXT PRIMARY KEY,"
+	"  at INTEGER NOT NULL,"		/* Unix time of the last write */
+	"  value TEXT NOT NULL);"		/* JSON, the stage's own */
+	"CREATE INDEX IF NOT EXISTS state_by_time ON state (at);";
+
+static int
+prepare(sqlite3 *db, const char *sql, sqlite3_stmt **st)
+{
+	return sqlite3_prepare_v3(db, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL);
+}
+
+static void
+store_close(struct store *st)
+{
+	sqlite3_finalize(st->begin);
+	sqlite3_finalize(st->commit);
+	sqlite3_close(st->db);
+}
+
+/*
+ * Open (creating it, mode 0600) dir/name with its schema, and forget
+ * rows older than the retention with purge_sql.  0, or -1 with err set.
+ */
+static int
+store_open(struct store *st, const struct cc_config *cfg, const char *dir,
+    const char *name, const char *schema, const char *purge_sql, char *err,
+    size_t errlen)
+{
+	size_t n = strlen(dir) + strlen(name) + 2;
+	char *path = cc_xmalloc(n), *msg = NULL;
+	sqlite3_stmt *purge = NULL;
+	int rc = -1, setup;
+
+	snprintf(path, n, "%s/%s", dir, name);
+	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
+		goto sqlfail;
+	chmod(path, 0600);
+	/*
+	 * Most processes write a turn or two and leave (a question from the
+	 * shell): checkpointing the log at every close cost them four
+	 * fsyncs, about as much as the rest of the question.  The log is
+	 * checkpointed as it grows instead (every 4,000 pages, by whoever
+	 * commits then); committed turns are as durable either way.
+	 */
+	sqlite3_db_config(st->db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1, NULL);
+	sqlite3_busy_timeout(st->db, (int)cfg->lock_timeout_ms);
+	/*
+	 * Processes that create one store at once: SQLite can answer one
+	 * that sets up the file while another does with SQLITE_BUSY at once,
+	 * without waiting in its busy handler (that could deadlock), and a
+	 * program then went on without memory.  Try again, as long as the
+	 * lock timeout.
+	 */
+	for (long waited = 0;; waited += 10) {
+		struct timespec pause = { 0, 10000000L };
+
+		setup = sqlite3_exec(st->db, schema, NULL, NULL, &msg);
+		if (setup != SQLITE_BUSY || waited >= cfg->lock_timeout_ms)
+			break;
+		sqlite3_free(msg);
+		msg = NULL;
+		nanosleep(&pause, NULL);
+	}
+	if (setup != SQLITE_OK) {
+		snprintf(err, errlen, "'%s': %s", path, msg ? msg : "cannot set up");
+		sqlite3_free(msg);
+		goto done;
+	}
+	if (prepare(st->db, purge_sql, &purge) != SQLITE_OK ||
+	    prepare(st->db, "BEGIN IMMEDIATE", &st->begin) != SQLITE_OK ||
+	    prepare(st->db, "COMMIT", &st->commit) != SQLITE_OK)
+		goto sqlfail;
+	/*
+	 * Forget old conversations.  A busy store just keeps them a while
+	 * longer: this must not wait for the lock, or a store held by another
+	 * process cost every start-up the whole lock timeout for nothing.
+	 */
+	sqlite3_bind_int64(purge, 1, (sqlite3_int64)cfg->now - RETENTION_S);
+	sqlite3_busy_timeout(st->db, 0);
+	sqlite3_step(purge);
+	sqlite3_busy_timeout(st->db, (int)cfg->lock_timeout_ms);
+	rc = 0;
+	goto done;
+sqlfail:
+	snprintf(err, errlen, "'%s': %s", path,
+	    st->db ? sqlite3_errmsg(st->db) : "cannot open");
+done:
+	sqlite3_finalize(purge);
+	free(path);
+	return rc;
+}
+
+static void lite_close(void *b);
+static int lite_flush(void *b);
+
+static void *
+lite_open(const struct cc_config *cfg, const char *dir, int flags, char *err,
+    size_t errlen)
+{
+	struct lite *s = calloc(1, sizeof *s);
+
+	if (!s)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	s->cfg = cfg;
+	s->dir = cc_xstrdup(dir);
+	if (cc_mkdirs(dir) < 0) {
+		snprintf(err, errlen, "cannot create '%s': %s", dir, strerror(errno));
+		goto fail;
+	}
+	s->failed = &s->turns;
+	if (store_open(&s->turns, cfg, dir, "sessions.db", turns_schema,
+	    "DELETE FROM turns WHERE at < ?1", err, errlen) < 0)
+		goto fail;
+	if (prepare(s->turns.db, "SELECT id, at, query, language, agent, category,"
+	    " request_type, slots FROM turns"
+	    " WHERE session = ?1 AND at >= ?2 ORDER BY id DESC LIMIT ?3",
+	    &s->recent) != SQLITE_OK ||
+	    prepare(s->turns.db, "INSERT INTO turns (session, at, query, language,"
+	    " agent, category, request_type, slots) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
+	    &s->add) != SQLITE_OK)
+		goto sqlfail;
+	/* a reader of answers does not write turns: nothing to keep */
+	if ((flags & CC_SESSION_CACHE) && !(flags & CC_SESSION_ANSWERS) &&
+	    prepare(s->turns.db, "PRAGMA data_version", &s->version) != SQLITE_OK)
+		goto sqlfail;
+	if (flags & CC_SESSION_ANSWERS) {
+		s->failed = &s->answers;
+		if (store_open(&s->answers, cfg, dir, "answers.db", answers_schema,
+		    "DELETE FROM answers WHERE at < ?1", err, errlen) < 0)
+			goto fail;
+		if (prepare(s->answers.db, "INSERT OR REPLACE INTO answers (turn, at, answer)"
+		    " VALUES (?1, ?2, ?3)", &s->answer) != SQLITE_OK ||
+		    prepare(s->answers.db, "SELECT answer FROM answers WHERE turn = ?1",
+		    &s->answer_of) != SQLITE_OK)
+			goto sqlfail;
+	}
+	return s;
+sqlfail:
+	snprintf(err, errlen, "%s: %s", s->failed == &s->answers ? "answers.db" :
+	    "sessions.db", sqlite3_errmsg(s->failed->db));
+fail:
+	lite_close(s);
+	return NULL;
+}
+
+static void
+lite_close(void *b)
+{
+	struct lite *s = b;
+
+	if (!s)
+		return;
+	lite_flush(s);
+	sqlite3_finalize(s->recent);
+	sqlite3_finalize(s->add);
+	sqlite3_finalize(s->answer);
+	sqlite3_finalize(s->answer_of);
+	/* every statement first: a connection with one is not closed */
+	sqlite3_finalize(s->version);
+	store_close(&s->turns);
+	store_close(&s->answers);
+	for (int i = 0; i < s->nstates; i++) {
+		sqlite3_finalize(s->states[i].get);
+		sqlite3_finalize(s->states[i].put);
+		sqlite3_finalize(s->states[i].version);
+		store_close(&s->states[i].st);
+	}
+	free(s->dir);
+	free(s);
+}
+
+static const char *
+lite_error(void *b)
+{
+	struct lite *s = b;
+
+	return s->failed->db ? sqlite3_errmsg(s->failed->db) : "cannot open";
+}
+
+static char *
+column(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? cc_xstrdup((const char *)t) : NULL;
+}
+
+static int
+lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
+    int max)
+{
+	struct lite *s = b;
+	int n = 0, rc;
+
+	sqlite3_bind_text(s->recent, 1, session, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s->recent, 2, (sqlite3_int64)since);
+	sqlite3_bind_int(s->recent, 3, max);
+	while (n < max && (rc = sqlite3_step(s->recent)) == SQLITE_ROW) {
+		struct cc_turn *t = &turns[n++];
+
+		t->id = sqlite3_column_int64(s->recent, 0);
+		t->at = (time_t)sqlite3_column_int64(s->recent, 1);
+		t->query = column(s->recent, 2);
+		t->language = column(s->recent, 3);
+		t->agent = column(s->recent, 4);
+		t->category = column(s->recent, 5);
+		t->request_type = column(s->recent, 6);
+		t->slots = column(s->recent, 7);
+		t->answer = NULL;
+	}
+	rc = n < max ? rc : SQLITE_DONE;
+	sqlite3_reset(s->recent);
+	s->failed = &s->turns;
+	for (int i = 0; rc == SQLITE_DONE && s->answer_of && i < n; i++) {
+		sqlite3_bind_int64(s->answer_of, 1, turns[i].id);
+		if ((rc = sqlite3_step(s->answer_of)) == SQLITE_ROW)
+			turns[i].answer = column(s->answer_of, 0);
+		rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
+		sqlite3_reset(s->answer_of);
+		s->failed = &s->answers;
+	}
+	if (rc != SQLITE_DONE) {
+		cc_turns_release(turns, n);
+		return -1;
+	}
+	/* newest first from SQL; callers want them in order */
+	for (int i = 0; i < n / 2; i++) {
+		struct cc_turn tmp = turns[i];
+
+		turns[i] = turns[n - 1 - i];
+		turns[n - 1 - i] = tmp;
+	}
+	return n;
+}
+
+static void
+bind_text(sqlite3_stmt *st, int i, const char *v)
+{
+	if (v)
+		sqlite3_bind_text(st, i, v, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Commit st's batch; 0 or -1. */
+static int
+store_flush(struct lite *s, struct store *st)
+{
+	int rc;
+
+	if (!st->in_txn)
+		return 0;
+	rc = sqlite3_step(st->commit);
+	sqlite3_reset(st->commit);
+	rc = rc == SQLITE_DONE ? SQLITE_OK : rc;
+	/* a COMMIT that failed can leave the transaction open: end it, or
+	   the next BEGIN is refused */
+	if (rc != SQLITE_OK) {
+		s->failed = st;
+		if (!sqlite3_get_autocommit(st->db))
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	st->in_txn = 0;
+	st->pending = 0;
+	st->checked = 0;
+	return rc == SQLITE_OK ? 0 : -1;
+}
+
+static int
+lite_flush(void *p)
+{
+	struct lite *s = p;
+	int a, b;
+
+	a = store_flush(s, &s->turns);
+	b = store_flush(s, &s->answers);
+	for (int i = 0; i < s->nstates; i++)
+		if (store_flush(s, &s->states[i].st) < 0)
+			a = -1;
+	return a < 0 || b < 0 ? -1 : 0;
+}
+
+/*
+ * One commit per write costs more than the routing itself, so writes are
+ * batched in one transaction; a batch is short (BATCH_TURNS, BATCH_NS)
+ * and the stage flushes it whenever its output is flushed, so an
+ * interactive session never waits for one, and a later stage never sees
+ * a record before its turn is committed.
+ */
+static int
+batch_begin(struct lite *s, struct store *st)
+{
+	int rc;
+
+	if (st->in_txn)
+		return 0;
+	rc = sqlite3_step(st->begin);
+	sqlite3_reset(st->begin);
+	if (rc != SQLITE_DONE) {
+		s->failed = st;
+		return -1;
+	}
+	st->in_txn = 1;
+	clock_gettime(CLOCK_MONOTONIC, &st->since);
+	return 0;
+}
+
+static int
+batch_end(struct lite *s, struct store *st)
+{
+	if (++st->pending >= BATCH_TURNS || cc_store_elapsed_ns(&st->since) >= BATCH_NS)
+		return store_flush(s, st);
+	return 0;
+}
+
+static long long
+lite_add(void *b, const char *session, const struct cc_turn *t)
+{
+	struct lite *s = b;
+	long long id = -1;
+
+	if (batch_begin(s, &s->turns) < 0)
+		return -1;
+	sqlite3_bind_text(s->add, 1, session, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(s->add, 2, (sqlite3_int64)t->at);
+	bind_text(s->add, 3, t->query);
+	bind_text(s->add, 4, t->language);
+	bind_text(s->add, 5, t->agent);
+	bind_text(s->add, 6, t->category);
+	bind_text(s->add, 7, t->request_type);
+	bind_text(s->add, 8, t->slots);
+	if (sqlite3_step(s->add) == SQLITE_DONE) {
+		id = sqlite3_last_insert_rowid(s->turns.db);
+	} else {
+		s->failed = &s->turns;
+	}
+	sqlite3_reset(s->add);
+	sqlite3_clear_bindings(s->add);
+	if (batch_end(s, &s->turns) < 0)
+		id = -1;
+	return id;
+}
+
+static int
+lite_answer(void *b, long long turn, const char *answer, time_t at)
+{
+	struct lite *s = b;
+	int rc;
+
+	if (!s->answer || batch_begin(s, &s->answers) < 0)
+		return -1;
+	sqlite3_bind_int64(s->answer, 1, turn);
+	sqlite3_bind_int64(s->answer, 2, (sqlite3_int64)at);
+	bind_text(s->answer, 3, answer);
+	if ((rc = sqlite3_step(s->answer)) != SQLITE_DONE)
+		s->failed = &s->answers;
+	sqlite3_reset(s->answer);
+	sqlite3_clear_bindings(s->answer);
+	if (batch_end(s, &s->answers) < 0)
+		rc = SQLITE_ERROR;
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/*
+ * Under the write lock of sessions.db for this batch, tell whether
+ * another connection wrote the file since the last batch: its
+ * data_version changes when another connection commits (a checkpoint may
+ * change it too: that costs a reload, nothing more).
+ */
+static int
+lite_turns_hold(void *b)
+{
+	struct lite *s = b;
+	sqlite3_int64 v;
+	int changed;
+
+	if (s->turns.in_txn && cc_store_elapsed_ns(&s->turns.since) >= BATCH_NS &&
+	    store_flush(s, &s->turns) < 0)
+		return -1;
+	if (batch_begin(s, &s->turns) < 0)
+		return -1;
+	if (s->turns.checked)
+		return 0;
+	if (sqlite3_step(s->version) != SQLITE_ROW) {
+		sqlite3_reset(s->version);
+		s->failed = &s->turns;
+		return -1;
+	}
+	v = sqlite3_column_int64(s->version, 0);
+	sqlite3_reset(s->version);
+	changed = !s->known || v != s->seen;
+	s->seen = v;
+	s->known = 1;
+	s->turns.checked = 1;
+	return changed;
+}
+
+static struct state *
+state_of(struct lite *s, const char *name)
+{
+	char file[64], err[512];
+	struct state *x;
+
+	for (int i = 0; i < s->nstates; i++)
+		if (strcmp(s->states[i].name, name) == 0)
+			return &s->states[i];
+	/* the name becomes a file name: letters, digits, - and _ only */
+	if (!cc_store_name_ok(name) || s->nstates == MAX_STATES)
+		return NULL;
+	x = &s->states[s->nstates];
+	memset(x, 0, sizeof *x);
+	snprintf(x->name, sizeof x->name, "%s", name);
+	snprintf(file, sizeof file, "state-%s.db", name);
+	if (store_open(&x->st, s->cfg, s->dir, file, state_schema,
+	    "DELETE FROM state WHERE at < ?1", err, sizeof err) < 0 ||
+	    prepare(x->st.db, "SELECT value, at FROM state WHERE session = ?1",
+	    &x->get) != SQLITE_OK ||
+	    /* in place: a REPLACE gave the row a new rowid, so every write
+	       touched the old row's page, the last page and both indexes */
+	    prepare(x->st.db, "INSERT INTO state (session, at, value)"
+	    " VALUES (?1, ?2, ?3) ON CONFLICT (session) DO UPDATE"
+	    " SET at = excluded.at, value = excluded.value", &x->put) != SQLITE_OK ||
+	    prepare(x->st.db, "PRAGMA data_version", &x->version) != SQLITE_OK) {
+		sqlite3_finalize(x->get);
+		sqlite3_finalize(x->put);
+		sqlite3_finalize(x->version);
+		store_close(&x->st);
+		return NULL;
+	}
+	s->nstates++;
+	return x;
+}
+
+static int
+lite_state_get(void *b, const char *session, const char *name, char **json,
+    time_t *at)
+{
+	struct lite *s = b;
+	struct state *x = state_of(s, name);
+	int rc;
+
+	if (!x)
+		return -1;
+	sqlite3_bind_text(x->get, 1, session, -1, SQLITE_STATIC);
+	rc = sqlite3_step(x->get);
+	if (rc == SQLITE_ROW) {
+		*json = column(x->get, 0);
+		if (at)
+			*at = (time_t)sqlite3_column_int64(x->get, 1);
+	}
+	sqlite3_reset(x->get);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		s->failed = &x->st;
+		return -1;
+	}
+	return rc == SQLITE_ROW;
+}
+
+static int
+lite_state_put(void *b, const char *session, const char *name, const char *json,
+    time_t at)
+{
+	struct lite *s = b;
+	struct state *x = state_of(s, name);
+	int rc;
+
+	if (!x || batch_begin(s, &x->st) < 0)
+		return -1;
+	sqlite3_bind_text(x->put, 1, session, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(x->put, 2, (sqlite3_int64)at);
+	sqlite3_bind_text(x->put, 3, json, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(x->put)) != SQLITE_DONE)
+		s->failed = &x->st;
+	sqlite3_reset(x->put);
+	sqlite3_clear_bindings(x->put);
+	if (batch_end(s, &x->st) < 0)
+		rc = SQLITE_ERROR;
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int
+lite_state_hold(void *b, const char *name)
+{
+	struct lite *s = b;
+	struct state *x = state_of(s, name);
+	sqlite3_int64 v;
+	int changed;
+
+	if (!x)
+		return -1;
+	/* a batch that turns keep open without writing is still a short one */
+	if (x->st.in_txn && cc_store_elapsed_ns(&x->st.since) >= BATCH_NS &&
+	    store_flush(s, &x->st) < 0)
+		return -1;
+	if (x->st.checked)
+		return 0;	/* held since the last look: nobody else wrote */
+	if (batch_begin(s, &x->st) < 0)
+		return -1;
+	/*
+	 * Under the write lock now, so the version read is the file's last
+	 * and stays so until this batch is committed.  SQLite changes it
+	 * when another connection commits to the file (a checkpoint may
+	 * change it too: that costs the caller a reload, nothing more).
+	 */
+	if (sqlite3_step(x->version) != SQLITE_ROW) {
+		sqlite3_reset(x->version);
+		s->failed = &x->st;
+		return -1;
+	}
+	v = sqlite3_column_int64(x->version, 0);
+	sqlite3_reset(x->version);
+	changed = !x->known || v != x->seen;
+	x->seen = v;
+	x->known = 1;
+	x->st.checked = 1;
+	return changed;
+}
+
+static int
+lite_state_begin(void *b, const char *name)
+{
+	struct lite *s = b;
+	struct state *x = state_of(s, name);
+
+	return x ? batch_begin(s, &x->st) : -1;
+}
+
+static int
+lite_transient(void *b)
+{
+	(void)b;
+	return 0;	/* a file fails for good, or for a lock timeout */
+}
+
+/* ---- for operators: cc-store migrate|check|prune ---- */
+
+/* One file of the store: checked, or pruned of rows older than before. */
+static int
+lite_admin_file(const char *dir, const char *file, enum cc_store_admin what,
+    time_t before, char *out, size_t outlen)
+{
+	static const char *const tables[][2] = {
+		{ "sessions.db", "turns" }, { "answers.db", "answers" },
+		{ "state-", "state" },
+	};
+	char *path = cc_xmalloc(strlen(dir) + strlen(file) + 2), sql[128];
+	const char *table = NULL;
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	int status = CC_EXIT_OK, rc;
+
+	for (size_t i = 0; i < sizeof tables / sizeof tables[0]; i++)
+		if (strncmp(file, tables[i][0], strlen(tables[i][0])) == 0)
+			table = tables[i][1];
+	sprintf(path, "%s/%s", dir, file);
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_busy_timeout(db, 10000);
+	if (what == CC_STORE_CHECK) {
+		const unsigned char *v;
+
+		if (sqlite3_prepare_v2(db, "PRAGMA integrity_check", -1, &st, NULL) != SQLITE_OK ||
+		    sqlite3_step(st) != SQLITE_ROW)
+			goto fail;
+		v = sqlite3_column_text(st, 0);
+		if (!v || strcmp((const char *)v, "ok") != 0) {
+			cc_store_say(out, outlen, "%s: %s\n", path, v ? (const char *)v : "not ok");
+			status = CC_EXIT_NEGATIVE;
+			goto done;
+		}
+		sqlite3_finalize(st);
+		snprintf(sql, sizeof sql, "SELECT count(*) FROM %s", table);
+	} else {
+		snprintf(sql, sizeof sql, "DELETE FROM %s WHERE at < ?1", table);
+	}
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		goto fail;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)before);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		cc_store_say(out, outlen, "%s: ok, %lld rows\n", path,
+		    (long long)sqlite3_column_int64(st, 0));
+	else if (rc == SQLITE_DONE)
+		cc_store_say(out, outlen, "%s: %d rows older than the retention removed\n",
+		    path, sqlite3_changes(db));
+	else
+		goto fail;
+	goto done;
+fail:
+	cc_store_say(out, outlen, "%s: %s\n", path, db ? sqlite3_errmsg(db) : "cannot open");
+	status = what == CC_STORE_CHECK ? CC_EXIT_NEGATIVE : CC_EXIT_INTERNAL;
+done:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(path);
+	return status;
+}
+
+static int
+lite_admin(const struct cc_config *cfg, const char *dir, enum cc_store_admin what,
+    long keep, char *out, size_t outlen)
+{
+	int status = CC_EXIT_OK;
+	DIR *d;
+	struct dirent *e;
+
+	*out = '\0';
+	if (what == CC_STORE_MIGRATE) {
+		char err[512];
+		struct lite *s = lite_open(cfg, dir, CC_SESSION_ANSWERS, err, sizeof err);
+
+		if (!s) {
+			cc_store_say(out, outlen, "%s\n", err);
+			return CC_EXIT_INTERNAL;
+		}
+		lite_close(s);
+		cc_store_say(out, outlen, "'%s': sessions.db and answers.db are up to date "
+		    "(state files are made on first use)\n", dir);
+		return CC_EXIT_OK;
+	}
+	if (!(d = opendir(dir))) {
+		cc_store_say(out, outlen, "cannot open '%s': %s\n", dir, strerror(errno));
+		return what == CC_STORE_CHECK ? CC_EXIT_NEGATIVE : CC_EXIT_INTERNAL;
+	}
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		int st;
+
+		if (n < 4 || strcmp(e->d_name + n - 3, ".db") != 0 ||
+		    (strcmp(e->d_name, "sessions.db") != 0 && strcmp(e->d_name, "answers.db") != 0 &&
+		    strncmp(e->d_name, "state-", 6) != 0))
+			continue;
+		st = lite_admin_file(dir, e->d_name, what, cfg->now - keep, out, outlen);
+		if (st > status)
+			status = st;
+	}
+	closedir(d);
+	return status;
+}
+
+const struct cc_store_ops cc_store_sqlite = {
+	.name = "sqlite",
+	.open = lite_open,
+	.close = lite_close,
+	.error = lite_error,
+	.transient = lite_transient,
+	.recent = lite_recent,
+	.add = lite_add,
+	.answer = lite_answer,
+	.flush = lite_flush,
+	.turns_hold = lite_turns_hold,
+	.state_get = lite_state_get,
+	.state_put = lite_state_put,
+	.state_hold = lite_state_hold,
+	.state_begin = lite_state_begin,
+	.admin = lite_admin,
+};
