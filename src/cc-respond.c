@@ -47,6 +47,7 @@ struct responder {
 	struct cc_session *store;
 	int store_failed, no_memory, camel, no_emotion;
 	int store_transient;	/* the store's server was lost: exit status 4 */
+	char store_why[640];	/* why answers are not kept, once they are not */
 };
 
 static struct cc_session *
@@ -59,6 +60,8 @@ store(struct responder *rs)
 	rs->store = cc_session_open(&rs->cfg, CC_SESSION_ANSWERS, err, sizeof err);
 	if (!rs->store) {
 		cc_warn("session memory unavailable: %s", err);
+		snprintf(rs->store_why, sizeof rs->store_why,
+		    "session memory unavailable: %s", err);
 		rs->store_failed = 1;
 	}
 	return rs->store;
@@ -80,6 +83,8 @@ store_lost(struct responder *rs, unsigned long line, const char *what)
 		    what, cc_session_error(rs->store));
 	if (cc_session_transient(rs->store))
 		rs->store_transient = 1;
+	snprintf(rs->store_why, sizeof rs->store_why, "%s: %s", what,
+	    cc_session_error(rs->store));
 	cc_session_close(rs->store);
 	rs->store = NULL;
 	rs->store_failed = 1;
@@ -207,7 +212,7 @@ ask_llm(struct responder *rs, struct cc_record *rec, struct cc_answer *a,
 static void
 write_response(const struct responder *rs, const struct cc_answer *a,
     const char *category, const char *request_type,
-    const struct llm_outcome *o, struct cc_jw *out)
+    const struct llm_outcome *o, const char *unstored, struct cc_jw *out)
 {
 	cc_jw_object(out);
 	cc_jw_key(out, "text");
@@ -254,6 +259,10 @@ write_response(const struct responder *rs, const struct cc_answer *a,
 		}
 		cc_jw_end(out);
 	}
+	if (unstored) {	/* why the session will not remember this answer */
+		cc_jw_key(out, name(rs, "memory_error", "memoryError"));
+		cc_jw_cstr(out, unstored);
+	}
 	cc_jw_key(out, "passages");
 	cc_jw_jv(out, a->passages);
 	if (a->events) {
@@ -292,10 +301,12 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	if (jv_get_kind(t) == JV_KIND_STRING)
 		type = jv_string_value(t);
 	ask_llm(rs, rec, &a, &o);
-	write_response(rs, &a, category, type, &o, out);
+	/* stored before it is written, so the record can say it was not */
 	if (a.turn >= 0 && rs->store &&
 	    cc_session_answer(rs->store, a.turn, a.text.data, rs->cfg.now) < 0)
 		store_lost(rs, rec->line, "cannot add the answer to its turn");
+	write_response(rs, &a, category, type, &o,
+	    a.turn >= 0 && rs->store_failed ? rs->store_why : NULL, out);
 	jv_free(c);
 	jv_free(t);
 	cc_answer_release(&a);
