@@ -2453,6 +2453,9 @@ respell(const char *q, size_t len, size_t *outlen)
  */
 static const char *const weekend_after[][2] = {
 	{"weekend after this one", "next weekend"},
+	{"weekend after this weekend", "next weekend"},
+	{"weekend after the next", "next weekend"},
+	{"weekend after the coming weekend", "next weekend"},
 	{"weekend after this coming one", "next weekend"},
 	{"weekend after the coming one", "next weekend"},
 	{"weekend after this", "next weekend"},
@@ -2460,7 +2463,8 @@ static const char *const weekend_after[][2] = {
 	{"weekend following this one", "next weekend"},
 	{"今週末の次の週末", "来週末"}, {"この週末の次の週末", "来週末"},
 	{"今度の週末の次の週末", "来週末"}, {"今週末の次の土日", "来週末"},
-	{"今週末の翌週末", "来週末"},
+	{"今週末の翌週末", "来週末"}, {"次の次の週末", "来週末"},
+	{"今週末じゃなくてその次の週末", "来週末"}, {"今週末のあとの週末", "来週末"},
 };
 
 /* q with the phrases above replaced (any case); NULL when none is there. */
@@ -2477,7 +2481,10 @@ rephrase(const char *q, size_t len, size_t *outlen)
 		for (size_t w = 0; !to && w < sizeof weekend_after / sizeof *weekend_after; w++) {
 			k = strlen(weekend_after[w][0]);
 			if (i + k <= len && strncasecmp(q + i, weekend_after[w][0], k) == 0 &&
-			    (i + k == len || !isalpha((unsigned char)q[i + k])))
+			    (i + k == len || !isalpha((unsigned char)q[i + k])) &&
+			    /* "the weekend after next week" is another question */
+			    strncasecmp(q + i + k, " week", 5) != 0 &&
+			    strncasecmp(q + i + k, " month", 6) != 0)
 				to = weekend_after[w][1];
 		}
 		if (to && !b) {
