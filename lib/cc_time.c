@@ -31,6 +31,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <sys/stat.h>
 
@@ -2015,7 +2016,14 @@ unavailable(const struct text *x, const struct mention *m)
 	    "行けない", "いけない", "都合が悪", "都合悪", "用事", "予定があ",
 	    "予定が入", "埋まつて", "busy", "can't make", "cannot make",
 	    "can't go", "can't come", "not free", "unavailable", "tied up",
-	    "booked up", NULL};
+	    "booked up",
+	    /* a range already looked at or not wanted, beside the one asked */
+	    "もう見", "見終", "見まし", "チェック済", "確認済", "もう知つて",
+	    "いらない", "要らない", "興味ない", "興味がない", "already seen",
+	    "already saw", "already looked", "already checked", "already read",
+	    "already know", "'ve seen", "have seen", "i saw", "'ve looked",
+	    "'ve checked", "'ve read", "don't want", "do not want",
+	    "don't need", "not interested", NULL};
 	size_t a, b;
 	char *c;
 	int hit = 0;
@@ -2341,7 +2349,8 @@ static const char *const short_forms[][2] = {
 	{"mths", "months"}, {"2day", "today"}, {"tdy", "today"},
 	{"yr", "year"}, {"yrs", "years"},
 	{"2nite", "tonight"}, {"2night", "tonight"}, {"tnight", "tonight"},
-	{"yday", "yesterday"},
+	{"yday", "yesterday"}, {"tody", "today"}, {"tdoy", "today"},
+	{"tday", "today"}, {"2dy", "today"},
 };
 
 /* Time words a longer word one typo away is read as ("weeekend"); not
@@ -2435,6 +2444,71 @@ respell(const char *q, size_t len, size_t *outlen)
 	return b;
 }
 
+/* ---- weekends counted from this one ---- */
+
+/*
+ * "The weekend after this one" and "the weekend after next" mean the
+ * weekend after the coming one: next week's Saturday and Sunday, as
+ * 来週末 does (eval/README.md).  Said as next weekend before lexing.
+ */
+static const char *const weekend_after[][2] = {
+	{"weekend after this one", "next weekend"},
+	{"weekend after this weekend", "next weekend"},
+	{"weekend after the next", "next weekend"},
+	{"weekend after the coming weekend", "next weekend"},
+	{"weekend after this coming one", "next weekend"},
+	{"weekend after the coming one", "next weekend"},
+	{"weekend after this", "next weekend"},
+	{"weekend after next", "next weekend"},
+	{"weekend following this one", "next weekend"},
+	{"今週末の次の週末", "来週末"}, {"この週末の次の週末", "来週末"},
+	{"今度の週末の次の週末", "来週末"}, {"今週末の次の土日", "来週末"},
+	{"今週末の翌週末", "来週末"}, {"次の次の週末", "来週末"},
+	{"今週末じゃなくてその次の週末", "来週末"}, {"今週末のあとの週末", "来週末"},
+};
+
+/* q with the phrases above replaced (any case); NULL when none is there. */
+static char *
+rephrase(const char *q, size_t len, size_t *outlen)
+{
+	char *b = NULL;
+	size_t o = 0, i = 0;
+
+	while (i < len) {
+		const char *to = NULL;
+		size_t k = 0;
+
+		for (size_t w = 0; !to && w < sizeof weekend_after / sizeof *weekend_after; w++) {
+			k = strlen(weekend_after[w][0]);
+			if (i + k <= len && strncasecmp(q + i, weekend_after[w][0], k) == 0 &&
+			    (i + k == len || !isalpha((unsigned char)q[i + k])) &&
+			    /* "the weekend after next week" is another question */
+			    strncasecmp(q + i + k, " week", 5) != 0 &&
+			    strncasecmp(q + i + k, " month", 6) != 0)
+				to = weekend_after[w][1];
+		}
+		if (to && !b) {
+			b = cc_xmalloc(2 * len + 16);
+			memcpy(b, q, i);
+			o = i;
+		}
+		if (to) {
+			memcpy(b + o, to, strlen(to));
+			o += strlen(to);
+			i += k;
+		} else {
+			if (b)
+				b[o++] = q[i];
+			i++;
+		}
+	}
+	if (!b)
+		return NULL;
+	b[o] = '\0';
+	*outlen = o;
+	return b;
+}
+
 /* ---- "the rest of this week": from today on ---- */
 
 static const char *const rest_words[] = {
@@ -2465,13 +2539,28 @@ rest_of(const char *lower, const struct cc_date today, struct cc_time_range *r)
 	r->start = r->part_of_day ? r->start : cc_date_start(today);
 }
 
+/* このあと, "after this": later today, when no range is named. */
+static int
+later_today(const char *lower)
+{
+	static const char *const words[] = {"このあと", "この後", "このあとで",
+	    "この後で", "このあとに", "この後に", "これからすぐ", "あとで",
+	    "後ほど", "のちほど", "after this", "afterwards", "after that",
+	    "later on", "later", NULL};
+
+	for (int i = 0; words[i]; i++)
+		if (strstr(lower, words[i]))
+			return 1;
+	return 0;
+}
+
 void
 cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 {
 	static const char *const parts[] = {NULL, "morning", "afternoon", "evening", "night"};
 	struct text x = {0};
 	struct reading rd = { .x = &x };
-	char *lower, *cased, *respelled;
+	char *lower, *cased, *respelled, *rephrased;
 	size_t rlen = 0;
 	int chosen = -1, attributive_seen = 0;
 
@@ -2479,6 +2568,11 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 	respelled = respell(q, len, &rlen);
 	if (respelled) {
 		q = respelled;
+		len = rlen;
+	}
+	rephrased = rephrase(q, len, &rlen);
+	if (rephrased) {
+		q = rephrased;
 		len = rlen;
 	}
 	cased = cc_text_fold(q, len, &x.n, CC_FOLD_KEEP_CASE);
@@ -2516,8 +2610,10 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 		if (a->negated || b->negated || a->context || b->context)
 			continue;
 		if (gap_is(&x, a->end, b->at, span_words) ||
-		    (preceded_by(&x, a->at, "between") &&
-		    gap_is(&x, a->end, b->at, (const char *const[]){"and", NULL}))) {
+		    ((preceded_by(&x, a->at, "between") ||
+		    preceded_by(&x, a->at, "between the")) &&
+		    gap_is(&x, a->end, b->at, (const char *const[]){"and",
+		    "andthe", NULL}))) {
 			follow(b, a->first);
 			join(a, b, "range");
 		} else if (union_gap(&x, a->end, b->at) ||
@@ -2601,6 +2697,10 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 			if (!r->title[0] && up && when)
 				find_title(&x, when, r->title, sizeof r->title);
 			copy_span(r->expression, sizeof r->expression, x.cs, t->at, t->end);
+		} else if (later_today(lower)) {
+			r->kind = "today";
+			r->first = r->last = rd.today;
+			finish(r, &rd, now);
 		} else {
 			r->kind = "thisWeek";
 			r->implicit = 1;
@@ -2614,4 +2714,5 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 	free(lower);
 	free(cased);
 	free(respelled);
+	free(rephrased);
 }
