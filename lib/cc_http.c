@@ -55,33 +55,26 @@ static int
 global_init(char *err, size_t errlen)
 {
 	/* ABI 4 since 2006; the unversioned name only where a -dev is installed */
-	static const char *const names[] = { "libcurl.so.4", "libcurl.so" };
+	static const char *const names[] = { "libcurl.so.4", "libcurl.so", NULL };
+#define X(f) #f,
+	static const char *const syms[] = { CURL_FUNCTIONS(X) NULL };
+#undef X
+#define X(f) (void **)&curl.f,
+	static void **const slots[] = { CURL_FUNCTIONS(X) };
+#undef X
 
 	if (curl.ready)
 		return 0;
-	for (size_t i = 0; !curl.dl && i < sizeof names / sizeof names[0]; i++)
-		curl.dl = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-	if (!curl.dl) {
-		snprintf(err, errlen, "cannot load libcurl (%s)", dlerror());
+	if (!(curl.dl = cc_dl_load("libcurl", names, "curl_", syms, slots, err, errlen)))
 		return -1;
-	}
-#define X(f) \
-	if (!(*(void **)&curl.f = dlsym(curl.dl, "curl_" #f))) { \
-		snprintf(err, errlen, "cannot load libcurl: no curl_" #f); \
-		goto fail; \
-	}
-	CURL_FUNCTIONS(X)
-#undef X
 	if (curl.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		snprintf(err, errlen, "cannot start libcurl");
-		goto fail;
+		dlclose(curl.dl);
+		curl.dl = NULL;
+		return -1;
 	}
 	curl.ready = 1;
 	return 0;
-fail:
-	dlclose(curl.dl);
-	curl.dl = NULL;
-	return -1;
 }
 
 void

@@ -18,7 +18,6 @@
  */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -86,28 +85,23 @@ static int
 ical_load(char *err, size_t errlen)
 {
 	/* the ABI of libical 3; the unversioned name only where a -dev is */
-	static const char *const names[] = { "libical.so.3", "libical.so" };
+	static const char *const names[] = { "libical.so.3", "libical.so", NULL };
+#define X(f) #f,
+	static const char *const syms[] = { ICAL_FUNCTIONS(X) NULL };
+#undef X
+#define X(f) (void **)&ical.f,
+	static void **const slots[] = { ICAL_FUNCTIONS(X) };
+#undef X
 
 	if (ical.dl)
 		return 0;
-	for (size_t i = 0; !ical.dl && !ical.failed && i < sizeof names / sizeof names[0]; i++)
-		ical.dl = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-	if (!ical.dl) {
-		ical.failed = 1;
+	if (ical.failed) {
 		snprintf(err, errlen, "cannot load libical");
 		return -1;
 	}
-#define X(f) \
-	if (!(*(void **)&ical.f = dlsym(ical.dl, #f))) { \
-		snprintf(err, errlen, "cannot load libical: no " #f); \
-		dlclose(ical.dl); \
-		ical.dl = NULL; \
-		ical.failed = 1; \
-		return -1; \
-	}
-	ICAL_FUNCTIONS(X)
-#undef X
-	return 0;
+	ical.dl = cc_dl_load("libical", names, "", syms, slots, err, errlen);
+	ical.failed = !ical.dl;
+	return ical.dl ? 0 : -1;
 }
 
 #define icalcomponent_free (*ical.icalcomponent_free)

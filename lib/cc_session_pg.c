@@ -41,7 +41,6 @@
  */
 #include "config.h"
 
-#include <dlfcn.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -77,26 +76,17 @@ static struct {
 static int
 pq_load(char *err, size_t errlen)
 {
-	static const char *const names[] = { "libpq.so.5", "libpq.so" };
-
-	if (pq.dl)
-		return 0;
-	for (size_t i = 0; !pq.dl && i < sizeof names / sizeof names[0]; i++)
-		pq.dl = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
-	if (!pq.dl) {
-		snprintf(err, errlen, "cannot load libpq (%s)", dlerror());
-		return -1;
-	}
-#define X(f) \
-	if (!(*(void **)&pq.f = dlsym(pq.dl, "PQ" #f))) { \
-		snprintf(err, errlen, "cannot load libpq: no PQ" #f); \
-		dlclose(pq.dl); \
-		pq.dl = NULL; \
-		return -1; \
-	}
-	PQ_FUNCTIONS(X)
+	static const char *const names[] = { "libpq.so.5", "libpq.so", NULL };
+#define X(f) #f,
+	static const char *const syms[] = { PQ_FUNCTIONS(X) NULL };
 #undef X
-	return 0;
+#define X(f) (void **)&pq.f,
+	static void **const slots[] = { PQ_FUNCTIONS(X) };
+#undef X
+
+	if (!pq.dl)
+		pq.dl = cc_dl_load("libpq", names, "PQ", syms, slots, err, errlen);
+	return pq.dl ? 0 : -1;
 }
 
 /* ---- the schema and its migrations ---- */

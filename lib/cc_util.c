@@ -1,6 +1,7 @@
 /* Messages, allocation and --version: the conventions every program shares. */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -83,6 +84,31 @@ cc_xstrdup(const char *s)
 	size_t n = strlen(s) + 1;
 
 	return memcpy(cc_xmalloc(n), s, n);
+}
+
+void *
+cc_dl_load(const char *what, const char *const *names, const char *prefix,
+    const char *const *syms, void **const *slots, char *err, size_t errlen)
+{
+	void *dl = NULL;
+
+	for (size_t i = 0; !dl && names[i]; i++)
+		dl = dlopen(names[i], RTLD_NOW | RTLD_LOCAL);
+	if (!dl) {
+		snprintf(err, errlen, "cannot load %s (%s)", what, dlerror());
+		return NULL;
+	}
+	for (size_t i = 0; syms[i]; i++) {
+		char sym[128];
+
+		snprintf(sym, sizeof sym, "%s%s", prefix, syms[i]);
+		if (!(*slots[i] = dlsym(dl, sym))) {
+			snprintf(err, errlen, "cannot load %s: no %s", what, sym);
+			dlclose(dl);
+			return NULL;
+		}
+	}
+	return dl;
 }
 
 void

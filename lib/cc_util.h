@@ -31,6 +31,18 @@ void *cc_xrealloc(void *p, size_t n);
 char *cc_xstrdup(const char *s);
 
 /*
+ * A library loaded at its first use rather than linked, since linking
+ * costs every start-up its relocations (libcurl, libical, libpq): the
+ * first of names (NULL-ended) that dlopen() finds, with the symbol
+ * prefix + syms[i] stored in *slots[i] for each name of syms (NULL-ended).
+ * The handle, or NULL with "cannot load WHAT ..." in err and nothing
+ * left open.
+ */
+void *cc_dl_load(const char *what, const char *const *names,
+	const char *prefix, const char *const *syms, void **const *slots,
+	char *err, size_t errlen);
+
+/*
  * Where a reader of data files (a manifest, response texts, documents,
  * calendars) sends each problem it finds, "path:line: why": to fn, or
  * to stderr (cc_warn) when fn is NULL; n counts them.  A reader that

@@ -1,6 +1,7 @@
 /* Unit tests of the library: text, JSON compaction, records, config, language. */
 #include "config.h"
 
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -793,6 +794,32 @@ test_session_state(void)
 	unsetenv("CC_STATE_DIR");
 }
 
+/* cc_dl_load: the first library found, its symbols, and what it says when
+ * either is missing (libc stands in for libcurl, libical and libpq). */
+static void
+test_dl_load(void)
+{
+	static const char *const none[] = { "libcc-nothing.so.9", NULL };
+	static const char *const libc[] = { "libcc-nothing.so.9", "libc.so.6", NULL };
+	static const char *const syms[] = { "len", "cmp", NULL };
+	static const char *const missing[] = { "len", "cc-nothing", NULL };
+	void *len = NULL, *cmp = NULL, *dl;
+	void **const slots[] = { &len, &cmp };
+	char err[256] = "";
+
+	ok(!cc_dl_load("libnothing", none, "", syms, slots, err, sizeof err) &&
+	    strncmp(err, "cannot load libnothing (", 24) == 0,
+	    "a library not found: NULL and why (%s)", err);
+	dl = cc_dl_load("libc", libc, "str", syms, slots, err, sizeof err);
+	ok(dl && len == dlsym(dl, "strlen") && cmp == dlsym(dl, "strcmp"),
+	    "the next name is tried, and each symbol is its prefix and name");
+	if (dl)
+		dlclose(dl);
+	ok(!cc_dl_load("libc", libc, "str", missing, slots, err, sizeof err) &&
+	    strcmp(err, "cannot load libc: no strcc-nothing") == 0,
+	    "a symbol missing: NULL and its name (%s)", err);
+}
+
 int
 main(void)
 {
@@ -814,5 +841,6 @@ main(void)
 	test_config();
 	test_store_names();
 	test_session_state();
+	test_dl_load();
 	return tap_done();
 }
