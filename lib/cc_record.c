@@ -86,40 +86,45 @@ cc_record_raw(struct cc_record *rec, const char *key, size_t *len)
 	return rec->doc.text.data + f->val_at;
 }
 
+/* The name of path that begins at *path (up to a dot or the end) into
+ * key; *path moves past it and its dot.  0, or -1 when it is too long. */
+static int
+next_name(const char **path, char *key, size_t size, int *more)
+{
+	size_t k = strcspn(*path, ".");
+
+	if (k >= size)
+		return -1;
+	memcpy(key, *path, k);
+	key[k] = '\0';
+	*more = (*path)[k] == '.';
+	*path += k + *more;
+	return 0;
+}
+
 const char *
 cc_record_raw_at(struct cc_record *rec, const char *path, size_t *len)
 {
 	char key[64];
-	size_t k = strcspn(path, ".");
 	const char *v;
+	int more;
 
-	if (k >= sizeof key)
+	if (next_name(&path, key, sizeof key, &more) < 0)
 		return NULL;
-	memcpy(key, path, k);
-	key[k] = '\0';
 	v = cc_record_raw(rec, key, len);
-	if (v && path[k] == '.' && !jv_is_valid(rec->whole)) {
+	if (v && more && !jv_is_valid(rec->whole)) {
 		/* the second name from the scan's index, not by a walk */
 		const struct cc_json_field *f = cc_json_field(&rec->doc, key);
 
-		path += k + 1;
-		k = strcspn(path, ".");
-		if (k >= sizeof key)
-			return NULL;
-		memcpy(key, path, k);
-		key[k] = '\0';
-		if (!(f = cc_json_subfield(&rec->doc, f, key)))
+		if (next_name(&path, key, sizeof key, &more) < 0 ||
+		    !(f = cc_json_subfield(&rec->doc, f, key)))
 			return NULL;
 		v = rec->doc.text.data + f->val_at;
 		*len = f->val_len;
 	}
-	while (v && path[k] == '.') {
-		path += k + 1;
-		k = strcspn(path, ".");
-		if (k >= sizeof key)
+	while (v && more) {
+		if (next_name(&path, key, sizeof key, &more) < 0)
 			return NULL;
-		memcpy(key, path, k);
-		key[k] = '\0';
 		v = cc_json_member(v, *len, key, len);
 	}
 	return v;
