@@ -248,15 +248,18 @@ place_index(const struct cc_answerer *ar, const char *category)
 
 /*
  * The passage that answers: the best-ranked one in the answer language
- * about the asked place (cc-rag has already ranked by request type); its
- * rank, or -1.
+ * about the asked place, of the route's request type when one is (the
+ * rules were sure the question asks the hours: a passage that only shares
+ * its words, the overview or the seat-time rule, does not answer it),
+ * else of any; its rank, or -1.
  */
 static int
 pick_passage(const struct cc_answerer *ar, const struct passages *ps,
-    const char *lang, const char *category)
+    const char *lang, const char *category, const char *rt)
 {
 	int venue = category && place_index(ar, category) == 0;
 
+	for (int pass = rt ? 0 : 1; pass < 2; pass++)
 	for (int i = 0; i < ps->n; i++) {
 		jv keep = jv_array();
 		const char *l = pstr(ps, i, P_LANGUAGE, &keep);
@@ -265,7 +268,8 @@ pick_passage(const struct cc_answerer *ar, const struct passages *ps,
 		int ok = l && strcmp(l, lang) == 0 &&
 		    (!category || (c && strcmp(c, category) == 0) ||
 			(venue && place_index(ar, c) < 0)) &&
-		    (!src || strcmp(src, "web_search") != 0);
+		    (!src || strcmp(src, "web_search") != 0) &&
+		    (pass || cc_csv_has(pstr(ps, i, P_REQUEST_TYPES, &keep), rt));
 
 		jv_free(keep);
 		if (ok)
@@ -754,6 +758,84 @@ number_named(const char *q, const char *h, size_t n, int d)
 	return 0;
 }
 
+/* 1 if q holds 第N<h>, 第<kanji N><h> or N番(の)<h> (第1会議室, 3番の会議室). */
+static int
+ordinal_named(const char *q, const char *h, int d)
+{
+	static const char *const kanji[] = { "一", "二", "三", "四", "五", "六",
+	    "七", "八", "九" };
+	char w[4][96];
+
+	snprintf(w[0], sizeof w[0], "第%d%s", d, h);
+	snprintf(w[1], sizeof w[1], "第%s%s", kanji[d - 1], h);
+	snprintf(w[2], sizeof w[2], "%d番%s", d, h);
+	snprintf(w[3], sizeof w[3], "%d番の%s", d, h);
+	for (int i = 0; i < 4; i++) {
+		const char *p = strstr(q, w[i]);
+
+		/* not the 11th or the 21st */
+		if (p && (i < 2 || p == q || !isdigit((unsigned char)p[-1])))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * 1 if the question q (folded, no spaces) names the table's column h
+ * (folded, no spaces): as it is ("会議室2", "room3"), with its number as a
+ * word (Room one, 会議室二) or before it (第1会議室, 3番の会議室), or by
+ * another name of the word before the number, from the text table.columns
+ * ("会議室=ミーティングルーム,部屋 | room=meeting room": ミーティングルーム2).
+ */
+static int
+column_named(const struct cc_answerer *ar, const char *h, const char *q)
+{
+	size_t hl = strlen(h);
+	const char *words;
+	char pre[96];
+	int d, hit = 0;
+
+	if (!*h)
+		return 0;
+	if (strstr(q, h))
+		return 1;
+	if (hl < 2 || hl >= sizeof pre || h[hl - 1] < '1' || h[hl - 1] > '9' ||
+	    isdigit((unsigned char)h[hl - 2]))
+		return 0;
+	d = h[hl - 1] - '0';
+	snprintf(pre, sizeof pre, "%.*s", (int)(hl - 1), h);
+	if (number_named(q, pre, hl - 1, d) || ordinal_named(q, pre, d))
+		return 1;
+	words = cc_texts_get(ar->texts, "table.columns", "*", NULL);
+	while (!hit && words && *words) {
+		size_t k = strcspn(words, "|");
+		char entry[512], *eq, *w, *save = NULL;
+
+		snprintf(entry, sizeof entry, "%.*s", (int)k, words);
+		words += k + (words[k] == '|');
+		if ((eq = strchr(entry, '=')) == NULL)
+			continue;
+		*eq = '\0';
+		{
+			char *fk = fold_tight(entry);
+			int same = strcmp(fk, pre) == 0;
+
+			free(fk);
+			if (!same)
+				continue;
+		}
+		for (w = strtok_r(eq + 1, ",", &save); w && !hit; w = strtok_r(NULL, ",", &save)) {
+			char *fo = fold_tight(w), with[128];
+
+			snprintf(with, sizeof with, "%s%d", fo, d);
+			hit = *fo && (strstr(q, with) || number_named(q, fo, strlen(fo), d) ||
+			    ordinal_named(q, fo, d));
+			free(fo);
+		}
+	}
+	return hit;
+}
+
 /* A row label's hours ("9:00–12:00（午前）"); 0, or -1. */
 static int
 label_span(const char *label, int *from, int *to)
@@ -914,11 +996,8 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a,
 		}
 		for (int k = 1; k < t.ncols; k++) {
 			char *h = fold_tight(t.col[k]);
-			size_t hl = strlen(h);
 
-			if (*h && (strstr(q, h) || (hl > 1 && h[hl - 1] >= '1' &&
-			    h[hl - 1] <= '9' && !isdigit((unsigned char)h[hl - 2]) &&
-			    number_named(q, h, hl - 1, h[hl - 1] - '0'))))
+			if (column_named(ar, h, q))
 				cols[ncols++] = k;
 			free(h);
 		}
@@ -1031,7 +1110,7 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		jv_free(keep);
 		return;
 	}
-	p = pick_passage(ar, ps, lang, category);
+	p = pick_passage(ar, ps, lang, category, str(route, "request_type", &keep));
 	if (answer_cell(ar, a, ps, category, query, qlen, lang, p) == 0) {
 		jv_free(keep);
 		return;
@@ -1334,7 +1413,7 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 		a->confidence = 0.8;
 		a->events = n;
 	} else {
-		int p = failed ? pick_passage(ar, ps, lang, category) : -1;
+		int p = failed ? pick_passage(ar, ps, lang, category, NULL) : -1;
 
 		if (p >= 0) {	/* calendar down: the knowledge base only */
 			jv keep = jv_array();
@@ -1346,7 +1425,7 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 				a->passages = jv_array_append(a->passages, jv_string(id));
 			jv_free(keep);
 		} else {
-			int kb = pick_passage(ar, ps, lang, category);
+			int kb = pick_passage(ar, ps, lang, category, NULL);
 
 			say(ar, a, "events.none", lang, vars);
 			if (kb >= 0) {	/* none in the range: the regular ones */
