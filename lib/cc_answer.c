@@ -1363,6 +1363,42 @@ out:
  * about the regular ones (the passages of the route's category), and with
  * the calendar down, that alone (seed 004's fallbacks).
  */
+/*
+ * No events on a day the venue (the first of kb.places) is closed: the
+ * text opening.events.closed {date} {place} {reason}, from the opening
+ * cc-event wrote for the day.  0, or -1 when the venue was open or nobody
+ * said.
+ */
+static int
+closed_day(const struct cc_answerer *ar, struct cc_answer *a, jv events,
+    const char *lang)
+{
+	const char *places = cc_texts_get(ar->texts, "kb.places", "*", NULL);
+	char venue[64];
+	jv opening = member(events, "opening"), all = member(opening, "places"), day;
+	int rc = -1;
+
+	snprintf(venue, sizeof venue, "%.*s", places ? (int)strcspn(places, " ") : 0,
+	    places ? places : "");
+	day = member(all, venue);
+	if (*venue && jv_get_kind(day) == JV_KIND_OBJECT) {
+		jv open = member(day, "open");
+
+		if (jv_get_kind(open) == JV_KIND_FALSE) {
+			jv route = jv_object_set(jv_object(), jv_string("opening"),
+			    jv_string("events"));
+
+			rc = answer_opening(ar, a, route, events, venue, lang);
+			jv_free(route);
+		}
+		jv_free(open);
+	}
+	jv_free(day);
+	jv_free(all);
+	jv_free(opening);
+	return rc;
+}
+
 static void
 answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
     const struct passages *ps, const char *category, const char *lang)
@@ -1424,6 +1460,8 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 			if (id)
 				a->passages = jv_array_append(a->passages, jv_string(id));
 			jv_free(keep);
+		} else if (closed_day(ar, a, events, lang) == 0) {
+			add_source(a, "calendar");
 		} else {
 			int kb = pick_passage(ar, ps, lang, category, NULL);
 

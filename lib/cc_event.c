@@ -1053,6 +1053,13 @@ cc_event_write(struct cc_event_sources *s, const struct cc_time_range *r,
 	jw_raw(w, e->sources.data, e->sources.len);
 	cc_jw_key(w, "errors");
 	jw_raw(w, e->errors.data, e->errors.len);
+	/* no events on the one day asked: whether the places were open (a
+	 * closing day has none, and the answer says why) */
+	if (e->items.len <= 2 && !r->open && !r->implicit &&
+	    cc_date_cmp(r->first, r->last) == 0 && cc_event_has_opening(s)) {
+		cc_jw_key(w, "opening");
+		cc_event_write_opening(s, r, w);
+	}
 	cc_jw_end(w);
 	return e->flags;
 }

@@ -2227,7 +2227,10 @@ generic_title(const char *t)
 	static const char *const words[] = {"いべんと", "イベント", "event", "events",
 	    "もよおし", "催し", "催し物", "予定", "schedule", "one", "ones", "やつ",
 	    "もの", "こと", "の", "thing", "something", "anything", "what", "何",
-	    "なに", "なん", "on", "up", NULL};
+	    "なに", "なん", "on", "up",
+	    /* the date asked, not a title: AI勉強会の次の開催日 */
+	    "開催日", "開催日時", "開催予定", "日程", "日時", "日付", "日にち", "予定日",
+	    "開催", "date", "dates", "day", "time", "times", NULL};
 
 	for (int i = 0; words[i]; i++)
 		if (strcmp(t, words[i]) == 0)
