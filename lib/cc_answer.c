@@ -379,6 +379,146 @@ out:
 	return rc;
 }
 
+/* "2025-02-25" as the text closing.date ({month}月{day}日（{weekday}）). */
+static void
+closing_date(const struct cc_answerer *ar, const char *iso, const char *lang,
+    struct cc_buf *out)
+{
+	const char *fmt = cc_texts_get(ar->texts, "closing.date", lang, NULL);
+	struct cc_date_vars dv;
+	int y, m, d;
+
+	if (sscanf(iso, "%d-%d-%d", &y, &m, &d) != 3)
+		return;
+	cc_texts_date_vars(ar->texts, lang, cc_date_start((struct cc_date){ y, m, d }), &dv);
+	cc_texts_fill(out, fmt ? fmt : "{year}-{month2}-{day2}", dv.vars);
+}
+
+/*
+ * "When is the closing day in February?", 次の休館日は: the route's
+ * opening is closing-days and cc-event listed the closing days of the
+ * asked range (cc_event_write_opening).  Days in a row closed for the same
+ * reason are one span; an open range ("the next one") says its first
+ * span only.  The texts closing.days {range} {place} {days},
+ * closing.next, closing.none; each span closing.day {date} {reason} or
+ * closing.span {from} {to} {reason}.  0, or -1 when this is no such
+ * question.
+ */
+static int
+answer_closings(const struct cc_answerer *ar, struct cc_answer *a, jv route,
+    jv events, const char *category, const char *lang)
+{
+	jv keep = jv_array();
+	const char *how = str(route, "opening", &keep);
+	jv opening = member(events, "opening"), places = member(opening, "places");
+	jv place = member(places, category ? category : ""), closed = member(place, "closed");
+	int is_obj = jv_get_kind(opening) == JV_KIND_OBJECT;
+	const char *kind = is_obj ? str(opening, "kind", &keep) : NULL;
+	const char *from = is_obj ? str(opening, "from", &keep) : NULL;
+	int n = jv_get_kind(closed) == JV_KIND_ARRAY ? jv_array_length(jv_copy(closed)) : -1;
+	int next = kind && strcmp(kind, "nextUpcoming") == 0, spans = 0, rc = -1;
+	struct cc_buf days = {0}, range = {0};
+	char key[96], first[16] = "", last[16] = "", reason[512] = "";
+	const char *name, *and = cc_texts_get(ar->texts, "opening.and", lang, NULL);
+	int fy, fm, fd;
+
+	if (!how || strcmp(how, "closing-days") != 0 || n < 0 || !from ||
+	    sscanf(from, "%d-%d-%d", &fy, &fm, &fd) != 3)
+		goto out;
+	for (int i = 0; i <= n; i++) {
+		jv it = i < n ? jv_array_get(jv_copy(closed), i) : jv_null();
+		const char *date = i < n ? str(it, "date", &keep) : NULL;
+		const char *title = i < n ? str(it, "title", &keep) : NULL;
+		struct cc_buf why = {0};
+		int y, m, d, follows = 0;
+
+		if (title)
+			language_part(title, " / ", lang, &why);
+		if (date && *last && sscanf(last, "%d-%d-%d", &y, &m, &d) == 3) {
+			char after[16];
+			struct cc_date nd = cc_date_add((struct cc_date){ y, m, d }, 1);
+
+			if (strcmp(date, last) == 0) {	/* closed twice that day */
+				cc_buf_release(&why);
+				jv_free(it);
+				continue;
+			}
+			snprintf(after, sizeof after, "%04d-%02d-%02d", nd.year % 10000, nd.month, nd.day);
+			follows = strcmp(date, after) == 0 && why.len &&
+			    strcmp(why.data, reason) == 0;
+		}
+		if (follows) {
+			snprintf(last, sizeof last, "%s", date);
+		} else {
+			if (*first && !(next && spans)) {	/* the span before this one */
+				struct cc_buf f = {0}, t = {0};
+				int one = strcmp(first, last) == 0;
+
+				closing_date(ar, first, lang, &f);
+				closing_date(ar, last, lang, &t);
+				{
+					struct cc_var v[] = {
+						{ "date", f.len ? f.data : "", f.len },
+						{ "from", f.len ? f.data : "", f.len },
+						{ "to", t.len ? t.data : "", t.len },
+						{ "reason", reason, 0 }, { 0 },
+					};
+
+					if (spans++)
+						cc_buf_add(&days, and ? and : ", ", strlen(and ? and : ", "));
+					cc_texts_fill(&days, cc_texts_get(ar->texts, one ?
+					    "closing.day" : "closing.span", lang, NULL), v);
+				}
+				cc_buf_release(&f);
+				cc_buf_release(&t);
+			}
+			if (date) {
+				snprintf(first, sizeof first, "%s", date);
+				snprintf(last, sizeof last, "%s", date);
+				snprintf(reason, sizeof reason, "%s", why.len ? why.data : "");
+			}
+		}
+		cc_buf_release(&why);
+		jv_free(it);
+	}
+	snprintf(key, sizeof key, "place.%s", category);
+	name = cc_texts_get(ar->texts, key, lang, NULL);
+	{
+		/* the range in words, as range_words() says an event range */
+		struct cc_date_vars dv;
+		const char *tmpl;
+
+		snprintf(key, sizeof key, "range.%s", kind ? kind : "other");
+		if (!(tmpl = cc_texts_get(ar->texts, key, lang, NULL)))
+			tmpl = cc_texts_get(ar->texts, "range.other", lang, NULL);
+		cc_texts_date_vars(ar->texts, lang, cc_date_start((struct cc_date){ fy, fm, fd }), &dv);
+		cc_texts_fill(&range, tmpl ? tmpl : "", dv.vars);
+	}
+	{
+		struct cc_var v[] = {
+			{ "range", range.len ? range.data : "", range.len },
+			{ "place", name ? name : "", 0 },
+			{ "days", days.len ? days.data : "", days.len }, { 0 },
+		};
+
+		if (say(ar, a, !spans ? "closing.none" : next ? "closing.next" :
+		    "closing.days", lang, v) == 0) {
+			a->confidence = 0.9;
+			add_source(a, "calendar");
+			rc = 0;
+		}
+	}
+out:
+	cc_buf_release(&days);
+	cc_buf_release(&range);
+	jv_free(closed);
+	jv_free(place);
+	jv_free(places);
+	jv_free(opening);
+	jv_free(keep);
+	return rc;
+}
+
 /* The i-th string of the list l, or dflt. */
 static const char *
 list_at(jv l, int i, const char *dflt, jv *keep)
@@ -1106,7 +1246,8 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		category = *venue ? venue : NULL;	/* no places named: any passage */
 	}
 	if (answer_compound(ar, a, route, ps, events, lang) == 0 ||
-	    answer_opening(ar, a, route, events, category, lang) == 0) {
+	    answer_opening(ar, a, route, events, category, lang) == 0 ||
+	    answer_closings(ar, a, route, events, category, lang) == 0) {
 		jv_free(keep);
 		return;
 	}
