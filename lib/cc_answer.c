@@ -248,18 +248,15 @@ place_index(const struct cc_answerer *ar, const char *category)
 
 /*
  * The passage that answers: the best-ranked one in the answer language
- * about the asked place, of the route's request type when one is (the
- * rules were sure the question asks the hours: a passage that only shares
- * its words, the overview or the seat-time rule, does not answer it),
- * else of any; its rank, or -1.
+ * about the asked place (cc-rag has already ranked by request type); its
+ * rank, or -1.
  */
 static int
 pick_passage(const struct cc_answerer *ar, const struct passages *ps,
-    const char *lang, const char *category, const char *rt)
+    const char *lang, const char *category)
 {
 	int venue = category && place_index(ar, category) == 0;
 
-	for (int pass = rt ? 0 : 1; pass < 2; pass++)
 	for (int i = 0; i < ps->n; i++) {
 		jv keep = jv_array();
 		const char *l = pstr(ps, i, P_LANGUAGE, &keep);
@@ -268,8 +265,7 @@ pick_passage(const struct cc_answerer *ar, const struct passages *ps,
 		int ok = l && strcmp(l, lang) == 0 &&
 		    (!category || (c && strcmp(c, category) == 0) ||
 			(venue && place_index(ar, c) < 0)) &&
-		    (!src || strcmp(src, "web_search") != 0) &&
-		    (pass || cc_csv_has(pstr(ps, i, P_REQUEST_TYPES, &keep), rt));
+		    (!src || strcmp(src, "web_search") != 0);
 
 		jv_free(keep);
 		if (ok)
@@ -1251,7 +1247,7 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		jv_free(keep);
 		return;
 	}
-	p = pick_passage(ar, ps, lang, category, str(route, "request_type", &keep));
+	p = pick_passage(ar, ps, lang, category);
 	if (answer_cell(ar, a, ps, category, query, qlen, lang, p) == 0) {
 		jv_free(keep);
 		return;
@@ -1590,7 +1586,7 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 		a->confidence = 0.8;
 		a->events = n;
 	} else {
-		int p = failed ? pick_passage(ar, ps, lang, category, NULL) : -1;
+		int p = failed ? pick_passage(ar, ps, lang, category) : -1;
 
 		if (p >= 0) {	/* calendar down: the knowledge base only */
 			jv keep = jv_array();
@@ -1604,7 +1600,7 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 		} else if (closed_day(ar, a, events, lang) == 0) {
 			add_source(a, "calendar");
 		} else {
-			int kb = pick_passage(ar, ps, lang, category, NULL);
+			int kb = pick_passage(ar, ps, lang, category);
 
 			say(ar, a, "events.none", lang, vars);
 			if (kb >= 0) {	/* none in the range: the regular ones */
