@@ -894,6 +894,26 @@ number_named(const char *q, const char *h, size_t n, int d)
 	return 0;
 }
 
+/* 1 if q holds <h>N with a number sign between or a counter after
+ * (Room No.2, room #3, room number 1, 会議室の2番), not <h>N0. */
+static int
+numbered(const char *q, const char *h, int d)
+{
+	static const char *const fmt[] = { "%s%d", "%sno.%d", "%sno%d", "%s#%d",
+	    "%snumber%d", "%sの%d番", "%s%d番" };
+
+	for (size_t i = 0; i < sizeof fmt / sizeof *fmt; i++) {
+		char w[128];
+		const char *p;
+
+		snprintf(w, sizeof w, fmt[i], h, d);
+		for (p = strstr(q, w); p; p = strstr(p + 1, w))
+			if (!isdigit((unsigned char)p[strlen(w)]))
+				return 1;
+	}
+	return 0;
+}
+
 /* 1 if q holds 第N<h>, 第<kanji N><h> or N番(の)<h> (第1会議室, 3番の会議室). */
 static int
 ordinal_named(const char *q, const char *h, int d)
@@ -940,7 +960,8 @@ column_named(const struct cc_answerer *ar, const char *h, const char *q)
 		return 0;
 	d = h[hl - 1] - '0';
 	snprintf(pre, sizeof pre, "%.*s", (int)(hl - 1), h);
-	if (number_named(q, pre, hl - 1, d) || ordinal_named(q, pre, d))
+	if (numbered(q, pre, d) || number_named(q, pre, hl - 1, d) ||
+	    ordinal_named(q, pre, d))
 		return 1;
 	words = cc_texts_get(ar->texts, "table.columns", "*", NULL);
 	while (!hit && words && *words) {
@@ -961,10 +982,9 @@ column_named(const struct cc_answerer *ar, const char *h, const char *q)
 				continue;
 		}
 		for (w = strtok_r(eq + 1, ",", &save); w && !hit; w = strtok_r(NULL, ",", &save)) {
-			char *fo = fold_tight(w), with[128];
+			char *fo = fold_tight(w);
 
-			snprintf(with, sizeof with, "%s%d", fo, d);
-			hit = *fo && (strstr(q, with) || number_named(q, fo, strlen(fo), d) ||
+			hit = *fo && (numbered(q, fo, d) || number_named(q, fo, strlen(fo), d) ||
 			    ordinal_named(q, fo, d));
 			free(fo);
 		}
