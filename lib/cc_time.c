@@ -2579,7 +2579,9 @@ rephrase(const char *q, size_t len, size_t *outlen)
 			    (i + k == len || !isalpha((unsigned char)q[i + k])) &&
 			    /* "the weekend after next week" is another question */
 			    strncasecmp(q + i + k, " week", 5) != 0 &&
-			    strncasecmp(q + i + k, " month", 6) != 0)
+			    strncasecmp(q + i + k, " month", 6) != 0 &&
+			    /* 今週の次の週末 is a weekend, not the week */
+			    strncmp(q + i + k, "末", strlen("末")) != 0)
 				to = weekend_after[w][1];
 		}
 		if (to && !b) {
