@@ -1608,7 +1608,7 @@ cc_rules_write_outputs(const struct cc_rules *r, struct cc_jw *w)
  * damaged file is ignored.
  */
 #define CACHE_MAGIC "concierge rules cache\n\0\0"	/* 24 bytes */
-#define CACHE_FORMAT 2
+#define CACHE_FORMAT 3
 #define CACHE_HEAD (24 + 5 * 8)
 #define CACHE_MAX (64u << 20)
 
