@@ -379,7 +379,7 @@ cc_respond_open(struct cc_stage *stage, const struct cc_respond_options *o,
 		}
 	}
 	rs->use_llm = cc_llm_from_env(&rs->llm);
-	if (getenv("CC_STREAM_FD") && *getenv("CC_STREAM_FD")) {
+	if (!o->no_stream && getenv("CC_STREAM_FD") && *getenv("CC_STREAM_FD")) {
 		rs->stream_fd = (int)strtol(getenv("CC_STREAM_FD"), &end, 10);
 		if (*end || rs->stream_fd < 0 || fcntl(rs->stream_fd, F_GETFD) < 0) {
 			snprintf(err, errlen, "CC_STREAM_FD '%s' is not an open file "

@@ -67,6 +67,7 @@ int cc_rag_close(struct cc_stage *stage, int status);
 
 struct cc_respond_options {
 	int text, no_emotion, camel, no_memory;
+	int no_stream;		/* leave CC_STREAM_FD alone: no one reads it */
 };
 int cc_respond_open(struct cc_stage *stage, const struct cc_respond_options *o,
 	char *err, size_t errlen);

@@ -5,7 +5,10 @@
  * Each question runs the stages once, as child processes in a group of
  * their own (cc_pipe.c): Ctrl-C kills that group and the chat goes on,
  * and every stage reads the clock afresh, so session memory expires as
- * it should.  The user's text only ever travels inside a JSON record.
+ * it should.  Questions given as arguments (`concierge ask`) run the
+ * domain's stages in this process instead when the library has every one
+ * (cc_chain.c): a cold question then costs one process, not six.  The
+ * user's text only ever travels inside a JSON record.
  */
 #include "config.h"
 
@@ -32,6 +35,8 @@
 #include "cc_json.h"
 #include "cc_term.h"
 #include "cc_pipe.h"
+#include "cc_chain.h"
+#include "cc_domain.h"
 
 static const char usage_text[] =
 	"usage: cc-chat [-djD] [-s SESSION] [-l ja|en] [QUESTION...]\n"
@@ -74,14 +79,30 @@ struct chat {
 	int running_lang;	/* it runs without the detector (/lang) */
 	int sfd;		/* its stream's read end, or -1 */
 	char fdname[16];
+	struct cc_chain *chain;	/* the stages in this process, or NULL */
 };
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted, in_chain;
 
+/*
+ * An answer in this process cannot be interrupted half way, and is only
+ * ever the one question of a `concierge ask`: Ctrl-C ends it there as
+ * the cancelled answer ends it (the message, status 130).  What a stage
+ * had begun to write in the session store is rolled back by SQLite, as
+ * when a stage process is killed.
+ */
 static void
 on_sigint(int sig)
 {
+	static const char msg[] = "(cancelled)\n";
+
 	(void)sig;
+	if (in_chain) {
+		if (write(2, msg, sizeof msg - 1) < 0) {
+			/* nothing more to do */
+		}
+		_exit(130);
+	}
 	interrupted = 1;
 }
 
@@ -521,6 +542,17 @@ ask(struct chat *c, const char *q, size_t qlen)
 	cc_jw_end(&w);
 	cc_buf_add(&rec, "\n", 1);
 
+	if (c->chain) {
+		interrupted = 0;
+		in_chain = 1;
+		cc_chain_line(c->chain, rec.data, rec.len, &out);
+		/* what cc-respond commits when its input is quiet: the next
+		 * question may ask about this answer */
+		cc_chain_idle(c->chain);
+		in_chain = 0;
+		answered = (nl = memchr(out.data, '\n', out.len)) != NULL;
+		goto show;
+	}
 	if (c->running && (c->running_lang != (c->lang != NULL) || !cc_pipe_alive(&c->pipe))) {
 		int dead = c->running_lang == (c->lang != NULL);
 		int s = pipeline_stop(c, 1);
@@ -588,6 +620,7 @@ ask(struct chat *c, const char *q, size_t qlen)
 			}
 		}
 	}
+show:
 	if (answered)
 		stream_drain(c, &st);
 	else if (!cancelled)
@@ -655,6 +688,55 @@ ask(struct chat *c, const char *q, size_t qlen)
 	cc_buf_release(&st.pending);
 	cc_buf_release(&out);
 	return status;
+}
+
+/* ---- the stages in this process ---- */
+
+static void
+no_message(void *ctx, const char *message)
+{
+	(void)ctx;
+	(void)message;
+}
+
+/*
+ * The domain's stages in this process, or NULL for the processes: when
+ * the user set CC_STAGES (they are what runs), when an LLM is configured
+ * (its answer is shown as it comes, which takes a stage process writing
+ * beside its record), when the manifest has a problem or names a stage
+ * the library does not have, or when a stage cannot start here (its
+ * program then says why, as it always did).
+ */
+static struct cc_chain *
+chain_open(struct chat *c)
+{
+	const char *llm = getenv("CC_LLM_BASE_URL");
+	struct cc_problems quiet = { no_message, NULL, 0 };
+	struct cc_domain *d;
+	struct cc_chain *chain = NULL;
+	char *names[CC_DOMAIN_MAX_STAGES], *path, err[768];
+	size_t n = 0;
+	int status, all = 1;
+
+	if (getenv("CC_STAGES") || (llm && *llm))
+		return NULL;
+	path = cc_config_domain_path(&c->cfg, CC_DOMAIN_FILE);
+	d = cc_domain_parse(path, &quiet);
+	free(path);
+	if (!d || quiet.n) {
+		cc_domain_free(d);
+		return NULL;
+	}
+	for (size_t i = 0; i < d->nstages; i++) {
+		all &= cc_chain_has(d->pipeline[i]);
+		/* the chat decides the language: no detector */
+		if (!c->lang || strcmp(d->pipeline[i], "cc-detect-lang") != 0)
+			names[n++] = d->pipeline[i];
+	}
+	if (all && n)
+		chain = cc_chain_open(names, n, &status, err, sizeof err);
+	cc_domain_free(d);
+	return chain;
 }
 
 /* ---- commands ---- */
@@ -897,9 +979,11 @@ main(int argc, char **argv)
 		}
 	}
 	cc_config_load(&c.cfg);
-	if (!(c.stages = cc_stages_find(&c.nstages, err, sizeof err)))
+	if (optind < argc)
+		c.chain = chain_open(&c);
+	if (!c.chain && !(c.stages = cc_stages_find(&c.nstages, err, sizeof err)))
 		cc_die(CC_EXIT_USAGE, "%s", err);
-	if (c.nstages == 0)
+	if (!c.chain && c.nstages == 0)
 		cc_die(CC_EXIT_USAGE, "no stages to run: build the programs or set CC_STAGES");
 	c.in_tty = isatty(0);
 	c.out_tty = isatty(1);
@@ -928,6 +1012,8 @@ main(int argc, char **argv)
 	/* the stages' own verdict on the whole chat: input they refused,
 	 * an upstream that failed */
 	if ((ch = pipeline_stop(&c, 0)) > c.worst)
+		c.worst = ch;
+	if ((ch = cc_chain_close(c.chain)) > c.worst)
 		c.worst = ch;
 	free(c.session);
 	cc_stages_free(c.stages);
