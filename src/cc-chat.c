@@ -955,7 +955,6 @@ main(int argc, char **argv)
 	int ch;
 
 	cc_set_progname(argv[0]);
-	setlocale(LC_ALL, "");
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "+" CC_COMMON_SHORTOPTS "s:l:djH", opts, NULL)) != -1) {
 		if (cc_option_common(ch, argv, usage_text, NULL))
@@ -987,8 +986,17 @@ main(int argc, char **argv)
 		cc_die(CC_EXIT_USAGE, "no stages to run: build the programs or set CC_STAGES");
 	c.in_tty = isatty(0);
 	c.out_tty = isatty(1);
+	/*
+	 * The stages in this process run in the C locale, as their programs
+	 * do (a printf'd number must not take the user's decimal comma); the
+	 * terminal's character set is all the answer needs of the user's, and
+	 * loading the whole locale cost a cold question a dozen files.
+	 */
+	setlocale(c.chain ? LC_CTYPE : LC_ALL, "");
 	cs = nl_langinfo(CODESET);
 	c.utf8 = cs && strcmp(cs, "UTF-8") == 0;
+	if (c.chain)
+		setlocale(LC_CTYPE, "C");
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_sigint;	/* no SA_RESTART: poll and read return */
