@@ -38,6 +38,63 @@
 #include "cc_chain.h"
 #include "cc_domain.h"
 
+/*
+ * libreadline (and libtinfo under it) is loaded with dlopen() when a
+ * chat starts on a terminal, not linked: linking it cost every start its
+ * relocations and mappings, a cold `concierge ask` too, which never
+ * edits a line.  Functions and variables are used through this table.
+ */
+#define RL_SYMBOLS(X) \
+	X(add_history) X(append_history) X(clear_history) X(history_base) \
+	X(history_get) X(history_length) X(history_truncate_file) \
+	X(read_history) X(rl_callback_handler_install) \
+	X(rl_callback_handler_remove) X(rl_callback_read_char) \
+	X(rl_callback_sigcleanup) X(rl_catch_signals) X(rl_free_line_state) \
+	X(rl_instream) X(rl_on_new_line) X(rl_outstream) X(rl_readline_name) \
+	X(rl_redisplay) X(rl_replace_line)
+
+static struct {
+#define X(f) __typeof__(f) *f;
+	RL_SYMBOLS(X)
+#undef X
+} rl;
+
+/* Load libreadline; -1 with a message in err if it cannot be. */
+static int
+rl_load(char *err, size_t errlen)
+{
+	static const char *const names[] = { "libreadline.so.8", "libreadline.so", NULL };
+#define X(f) #f,
+	static const char *const syms[] = { RL_SYMBOLS(X) NULL };
+#undef X
+#define X(f) (void **)&rl.f,
+	static void **const slots[] = { RL_SYMBOLS(X) };
+#undef X
+
+	return cc_dl_load("libreadline", names, "", syms, slots, err, errlen) ? 0 : -1;
+}
+
+#define add_history (*rl.add_history)
+#define append_history (*rl.append_history)
+#define clear_history (*rl.clear_history)
+#define history_base (*rl.history_base)
+#define history_get (*rl.history_get)
+#define history_length (*rl.history_length)
+#define history_truncate_file (*rl.history_truncate_file)
+#define read_history (*rl.read_history)
+#define rl_callback_handler_install (*rl.rl_callback_handler_install)
+#define rl_callback_handler_remove (*rl.rl_callback_handler_remove)
+#define rl_callback_read_char (*rl.rl_callback_read_char)
+#define rl_callback_sigcleanup (*rl.rl_callback_sigcleanup)
+#define rl_catch_signals (*rl.rl_catch_signals)
+#define rl_free_line_state (*rl.rl_free_line_state)
+#define rl_instream (*rl.rl_instream)
+#define rl_on_new_line (*rl.rl_on_new_line)
+#define rl_outstream (*rl.rl_outstream)
+#define rl_readline_name (*rl.rl_readline_name)
+#define rl_redisplay (*rl.rl_redisplay)
+#define rl_replace_line (*rl.rl_replace_line)
+
 static const char usage_text[] =
 	"usage: cc-chat [-djD] [-s SESSION] [-l ja|en] [QUESTION...]\n"
 	"Asks the concierge pipeline questions: each argument in turn, else each\n"
@@ -1012,10 +1069,13 @@ main(int argc, char **argv)
 	} else {
 		if (!c.session)
 			c.session = new_session_id();
-		if (c.in_tty)
+		if (c.in_tty && rl_load(err, sizeof err) == 0) {
 			repl(&c);
-		else
+		} else {
+			if (c.in_tty)
+				cc_warn("%s: no line editing", err);
 			lines(&c);
+		}
 	}
 	/* the stages' own verdict on the whole chat: input they refused,
 	 * an upstream that failed */
