@@ -1,5 +1,5 @@
 /*
- * cc_stages.h: the Engineer Cafe pipeline's stages as library modules
+ * cc_stages.h: the stages of the general pipeline as library modules
  * (cc-detect-lang, cc-route, cc-event, cc-rag, cc-respond), so that a
  * program can run one over a stream (the stage programs: main, options,
  * cc_record_run) or several in one process (cc_chain.h).
