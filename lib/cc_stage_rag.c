@@ -579,10 +579,8 @@ cc_rag_open(struct cc_stage *stage, const struct cc_rag_options *o,
 	g->web_on = cc_websearch_init(&g->ws);
 	g->embed_on = cc_embed_init(&g->em);
 	db = o->db ? cc_xstrdup(o->db) : cc_kb_default_db(&g->cfg);
-	dirs = cc_kb_resolve_dirs(db, (char *const *)o->kb, o->nkb, &g->cfg, &ndirs);
-	cc_kb_dirs_check(dirs);
-	g->kb = cc_kb_open_fresh(db, (const char *const *)dirs, ndirs,
-	    g->embed_on ? &g->em.embedder : NULL, 0, err, errlen);
+	g->kb = cc_kb_open_current(db, (char *const *)o->kb, o->nkb, &g->cfg,
+	    g->embed_on ? &g->em.embedder : NULL, 0, &dirs, &ndirs, err, errlen);
 	cc_kb_dirs_free(dirs);
 	if (!g->kb) {
 		/*
