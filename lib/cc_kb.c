@@ -1797,27 +1797,34 @@ cc_kb_default_db(const struct cc_config *cfg)
 	return p;
 }
 
-struct cc_kb *
-cc_kb_open_fresh(const char *path, const char *const *dirs, size_t ndirs,
-    const struct cc_kb_embedder *em, int quiet, char *err, size_t errlen)
+/* The index at path opened read-only if it is there, else NULL. */
+static struct cc_kb *
+open_existing(const char *path, char *err, size_t errlen)
 {
-	struct cc_kb *kb;
-	int stale = 1;
 	struct stat sb;
 
-	if (stat(path, &sb) == 0) {
-		kb = cc_kb_open(path, CC_KB_READONLY, err, errlen);
-		if (kb) {
-			stale = cc_kb_stale(kb, dirs, ndirs, em ? em->model : NULL);
-			if (stale < 0) {
-				snprintf(err, errlen, "%s", kb->err);
-				cc_kb_close(kb);
-				return NULL;
-			}
-			if (!stale)
-				return kb;
+	if (stat(path, &sb) < 0)
+		return NULL;
+	return cc_kb_open(path, CC_KB_READONLY, err, errlen);
+}
+
+/* cc_kb_open_fresh() with the read-only handle open_existing() gave. */
+static struct cc_kb *
+open_fresh(const char *path, struct cc_kb *kb, const char *const *dirs,
+    size_t ndirs, const struct cc_kb_embedder *em, int quiet, char *err,
+    size_t errlen)
+{
+	if (kb) {
+		int stale = cc_kb_stale(kb, dirs, ndirs, em ? em->model : NULL);
+
+		if (stale < 0) {
+			snprintf(err, errlen, "%s", kb->err);
 			cc_kb_close(kb);
+			return NULL;
 		}
+		if (!stale)
+			return kb;
+		cc_kb_close(kb);
 	}
 	kb = cc_kb_open(path, 0, err, errlen);
 	if (!kb)
@@ -1843,8 +1850,17 @@ cc_kb_open_fresh(const char *path, const char *const *dirs, size_t ndirs,
 	return cc_kb_open(path, CC_KB_READONLY, err, errlen);
 }
 
-char **
-cc_kb_resolve_dirs(const char *path, char *const *given, size_t ngiven,
+struct cc_kb *
+cc_kb_open_fresh(const char *path, const char *const *dirs, size_t ndirs,
+    const struct cc_kb_embedder *em, int quiet, char *err, size_t errlen)
+{
+	return open_fresh(path, open_existing(path, err, errlen), dirs, ndirs,
+	    em, quiet, err, errlen);
+}
+
+/* cc_kb_resolve_dirs() with the index open (or NULL when it is not there). */
+static char **
+resolve_dirs(struct cc_kb *kb, char *const *given, size_t ngiven,
     const struct cc_config *cfg, size_t *ndirs)
 {
 	char **v;
@@ -1859,15 +1875,8 @@ cc_kb_resolve_dirs(const char *path, char *const *given, size_t ngiven,
 		*ndirs = ngiven;
 		return v;
 	}
-	if (stat(path, &sb) == 0) {
-		char err[256];
-		struct cc_kb *kb = cc_kb_open(path, CC_KB_READONLY, err, sizeof err);
-
-		if (kb) {
-			remembered = meta_get(kb, "dirs");
-			cc_kb_close(kb);
-		}
-	}
+	if (kb)
+		remembered = meta_get(kb, "dirs");
 	if (remembered && *remembered) {
 		size_t n = 1, k = 0;
 		int all_there = 1;
@@ -1898,6 +1907,36 @@ cc_kb_resolve_dirs(const char *path, char *const *given, size_t ngiven,
 	v[1] = NULL;
 	*ndirs = 1;
 	return v;
+}
+
+char **
+cc_kb_resolve_dirs(const char *path, char *const *given, size_t ngiven,
+    const struct cc_config *cfg, size_t *ndirs)
+{
+	char err[256];
+	struct cc_kb *kb = ngiven > 0 ? NULL : open_existing(path, err, sizeof err);
+	char **v = resolve_dirs(kb, given, ngiven, cfg, ndirs);
+
+	cc_kb_close(kb);
+	return v;
+}
+
+/*
+ * One connection where the three calls took two: each connection reads
+ * the index's schema again, which was a tenth of a cold question's
+ * search stage.
+ */
+struct cc_kb *
+cc_kb_open_current(const char *path, char *const *given, size_t ngiven,
+    const struct cc_config *cfg, const struct cc_kb_embedder *em, int quiet,
+    char ***dirs, size_t *ndirs, char *err, size_t errlen)
+{
+	struct cc_kb *kb = open_existing(path, err, errlen);
+
+	*dirs = resolve_dirs(kb, given, ngiven, cfg, ndirs);
+	cc_kb_dirs_check(*dirs);
+	return open_fresh(path, kb, (const char *const *)*dirs, *ndirs, em,
+	    quiet, err, errlen);
 }
 
 void

@@ -117,6 +117,14 @@ void cc_kb_dirs_check(char *const *dirs);
 struct cc_kb *cc_kb_open_fresh(const char *path, const char *const *dirs,
 	size_t ndirs, const struct cc_kb_embedder *em, int quiet, char *err,
 	size_t errlen);
+/*
+ * cc_kb_resolve_dirs(), cc_kb_dirs_check() and cc_kb_open_fresh() on one
+ * connection to the index: the folders in *dirs (free with
+ * cc_kb_dirs_free(), also when NULL is returned).
+ */
+struct cc_kb *cc_kb_open_current(const char *path, char *const *given,
+	size_t ngiven, const struct cc_config *cfg, const struct cc_kb_embedder *em,
+	int quiet, char ***dirs, size_t *ndirs, char *err, size_t errlen);
 
 struct cc_kb_query {
 	const char *text;

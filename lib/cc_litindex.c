@@ -205,6 +205,18 @@ seq_set(const char *p, size_t n, struct set *out)
 		}
 		break;
 	}
+	/*
+	 * A digit (\d: ASCII digits alone, without PCRE2_UCP, and the text is
+	 * folded, so full-width digits are ASCII by then) is one of ten
+	 * literals, so dates and times are prefiltered like words.
+	 */
+	if (p[i] == '\\' && i + 1 < n && p[i + 1] == 'd') {
+		if (i + 2 < n && may_be_empty_quantifier(p + i + 2, n - i - 2))
+			return -1;
+		for (char d = '0'; d <= '9'; d++)
+			set_add(out, &d, 1);
+		return 0;
+	}
 	if (p[i] == '(') {
 		size_t end = i + group_end(p + i, n - i), start = i + 1;
 

@@ -376,6 +376,34 @@ blank(const char *s, size_t n)
 	return 1;
 }
 
+/* One physical input line (its newline included or not): its output line
+ * (if any) appended to r->out. */
+static void
+run_line(struct run *r, const char *line, size_t len)
+{
+	size_t before = r->out.len;
+
+	r->rec.line++;
+	if (len && line[len - 1] == '\n')
+		len--;
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (blank(line, len))
+		return;
+	if (len > INT32_MAX)	/* libjq lengths are int */
+		bad_line(r, "too_long", "line longer than 2 GiB", line, 4096);
+	else
+		process_line(r, line, len);
+	jv_free(r->rec.whole);
+	r->rec.whole = jv_invalid();
+	if (jv_array_length(jv_copy(r->rec.held)) > 0) {
+		jv_free(r->rec.held);
+		r->rec.held = jv_array();
+	}
+	if (r->out.len > before || !r->stage->render)
+		cc_buf_add(&r->out, "\n", 1);
+}
+
 /*
  * 1 if a line is already waiting in `in`'s buffer, so reading it will not
  * block.  glibc's FILE fields say so; elsewhere assume it would block.
@@ -497,27 +525,7 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 			stage->idle(stage->ctx);
 		if ((n = getline(&line, &cap, in)) < 0)
 			break;
-		size_t len = (size_t)n, before = r.out.len;
-
-		r.rec.line++;
-		if (len && line[len - 1] == '\n')
-			len--;
-		if (len && line[len - 1] == '\r')
-			len--;
-		if (blank(line, len))
-			continue;
-		if (len > INT32_MAX)	/* libjq lengths are int */
-			bad_line(&r, "too_long", "line longer than 2 GiB", line, 4096);
-		else
-			process_line(&r, line, len);
-		jv_free(r.rec.whole);
-		r.rec.whole = jv_invalid();
-		if (jv_array_length(jv_copy(r.rec.held)) > 0) {
-			jv_free(r.rec.held);
-			r.rec.held = jv_array();
-		}
-		if (r.out.len > before || !stage->render)
-			cc_buf_add(&r.out, "\n", 1);
+		run_line(&r, line, (size_t)n);
 		if ((interactive || r.out.len >= chunk) && hand_on(&r, out) < 0) {
 			failed = 1;
 			break;
@@ -543,4 +551,57 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 	cc_buf_release(&r.out);
 	cc_buf_release(&r.value);
 	return r.status;
+}
+
+/* ---- a record at a time, for stages chained in one process ---- */
+
+struct cc_record_stream {
+	struct run r;
+};
+
+struct cc_record_stream *
+cc_record_stream_new(struct cc_stage *stage)
+{
+	struct cc_record_stream *s = cc_xmalloc(sizeof *s);
+
+	memset(s, 0, sizeof *s);
+	s->r.stage = stage;
+	s->r.rec.whole = jv_invalid();
+	s->r.rec.held = jv_array();
+	return s;
+}
+
+void
+cc_record_stream_line(struct cc_record_stream *s, const char *line, size_t len,
+    struct cc_buf *out)
+{
+	struct run *r = &s->r;
+
+	run_line(r, line, len);
+	/* what hand_on() does before the next stage may see the record */
+	if (r->stage->flush)
+		r->stage->flush(r->stage->ctx);
+	cc_buf_add(out, r->out.data, r->out.len);
+	r->out.len = 0;
+}
+
+int
+cc_record_stream_free(struct cc_record_stream *s)
+{
+	int status;
+
+	if (!s)
+		return CC_EXIT_OK;
+	/* the end of cc_record_run(): idle, then the last hand_on()'s flush */
+	if (s->r.stage->idle)
+		s->r.stage->idle(s->r.stage->ctx);
+	if (s->r.stage->flush)
+		s->r.stage->flush(s->r.stage->ctx);
+	status = s->r.status;
+	jv_free(s->r.rec.held);
+	cc_json_doc_release(&s->r.rec.doc);
+	cc_buf_release(&s->r.out);
+	cc_buf_release(&s->r.value);
+	free(s);
+	return status;
 }

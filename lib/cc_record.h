@@ -105,4 +105,20 @@ struct cc_stage {
 /* Read records from `in`, write them to `out`; returns the exit status. */
 int cc_record_run(struct cc_stage *stage, FILE *in, FILE *out);
 
+/*
+ * The same stream a line at a time, for a caller that runs stages in one
+ * process (cc_chain.c): each line gives the output line cc_record_run()
+ * would have written for it, with its newline (nothing for a blank line,
+ * or a render() that wrote nothing), appended to out; the stage's flush()
+ * has run when it returns, as before a record is handed on.  The caller
+ * calls stage->idle() when its input is quiet.  Free returns the exit
+ * status cc_record_run() would have returned (after idle() and flush(),
+ * as at its end).  Borrows the stage.
+ */
+struct cc_record_stream;
+struct cc_record_stream *cc_record_stream_new(struct cc_stage *stage);
+void cc_record_stream_line(struct cc_record_stream *s, const char *line,
+	size_t len, struct cc_buf *out);
+int cc_record_stream_free(struct cc_record_stream *s);
+
 #endif

@@ -1046,14 +1046,15 @@ one_edit(const char *a, size_t la, const char *b, size_t lb)
  * exactly one vocabulary word (opning -> opening).  Shorter typos are too
  * ambiguous to guess; the rules' fix lines handle them.
  */
-static void
+/* Returns whether the text changed. */
+static int
 correct_typos(struct cc_rules *r)
 {
 	struct cc_buf out = {0};
 	size_t i = 0, changed = 0;
 
 	if (!r->nvocab)
-		return;
+		return 0;
 	while (i < r->text_len) {
 		size_t start = i;
 		const char *best = NULL;
@@ -1094,6 +1095,7 @@ correct_typos(struct cc_rules *r)
 	} else {
 		cc_buf_release(&out);
 	}
+	return changed > 0;
 }
 
 /* 1 if the cue's pattern matches at `at` (anchored) or after it. */
@@ -1292,9 +1294,9 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 		jit_all(r);
 	free(r->text);
 	r->text = cc_text_fold(query, len, &r->text_len, 0);
-	apply_fixes(r);
-	correct_typos(r);
-	scan_literals(r);
+	apply_fixes(r);	/* leaves the literals scanned in the text it leaves */
+	if (correct_typos(r))
+		scan_literals(r);
 	for (size_t i = 0; i < r->ncues; i++) {
 		struct cue *c = &r->cues[i];
 
@@ -1608,7 +1610,7 @@ cc_rules_write_outputs(const struct cc_rules *r, struct cc_jw *w)
  * damaged file is ignored.
  */
 #define CACHE_MAGIC "concierge rules cache\n\0\0"	/* 24 bytes */
-#define CACHE_FORMAT 2
+#define CACHE_FORMAT 3
 #define CACHE_HEAD (24 + 5 * 8)
 #define CACHE_MAX (64u << 20)
 

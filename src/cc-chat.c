@@ -5,7 +5,10 @@
  * Each question runs the stages once, as child processes in a group of
  * their own (cc_pipe.c): Ctrl-C kills that group and the chat goes on,
  * and every stage reads the clock afresh, so session memory expires as
- * it should.  The user's text only ever travels inside a JSON record.
+ * it should.  Questions given as arguments (`concierge ask`) run the
+ * domain's stages in this process instead when the library has every one
+ * (cc_chain.c): a cold question then costs one process, not six.  The
+ * user's text only ever travels inside a JSON record.
  */
 #include "config.h"
 
@@ -32,6 +35,65 @@
 #include "cc_json.h"
 #include "cc_term.h"
 #include "cc_pipe.h"
+#include "cc_chain.h"
+#include "cc_domain.h"
+
+/*
+ * libreadline (and libtinfo under it) is loaded with dlopen() when a
+ * chat starts on a terminal, not linked: linking it cost every start its
+ * relocations and mappings, a cold `concierge ask` too, which never
+ * edits a line.  Functions and variables are used through this table.
+ */
+#define RL_SYMBOLS(X) \
+	X(add_history) X(append_history) X(clear_history) X(history_base) \
+	X(history_get) X(history_length) X(history_truncate_file) \
+	X(read_history) X(rl_callback_handler_install) \
+	X(rl_callback_handler_remove) X(rl_callback_read_char) \
+	X(rl_callback_sigcleanup) X(rl_catch_signals) X(rl_free_line_state) \
+	X(rl_instream) X(rl_on_new_line) X(rl_outstream) X(rl_readline_name) \
+	X(rl_redisplay) X(rl_replace_line)
+
+static struct {
+#define X(f) __typeof__(f) *f;
+	RL_SYMBOLS(X)
+#undef X
+} rl;
+
+/* Load libreadline; -1 with a message in err if it cannot be. */
+static int
+rl_load(char *err, size_t errlen)
+{
+	static const char *const names[] = { "libreadline.so.8", "libreadline.so", NULL };
+#define X(f) #f,
+	static const char *const syms[] = { RL_SYMBOLS(X) NULL };
+#undef X
+#define X(f) (void **)&rl.f,
+	static void **const slots[] = { RL_SYMBOLS(X) };
+#undef X
+
+	return cc_dl_load("libreadline", names, "", syms, slots, err, errlen) ? 0 : -1;
+}
+
+#define add_history (*rl.add_history)
+#define append_history (*rl.append_history)
+#define clear_history (*rl.clear_history)
+#define history_base (*rl.history_base)
+#define history_get (*rl.history_get)
+#define history_length (*rl.history_length)
+#define history_truncate_file (*rl.history_truncate_file)
+#define read_history (*rl.read_history)
+#define rl_callback_handler_install (*rl.rl_callback_handler_install)
+#define rl_callback_handler_remove (*rl.rl_callback_handler_remove)
+#define rl_callback_read_char (*rl.rl_callback_read_char)
+#define rl_callback_sigcleanup (*rl.rl_callback_sigcleanup)
+#define rl_catch_signals (*rl.rl_catch_signals)
+#define rl_free_line_state (*rl.rl_free_line_state)
+#define rl_instream (*rl.rl_instream)
+#define rl_on_new_line (*rl.rl_on_new_line)
+#define rl_outstream (*rl.rl_outstream)
+#define rl_readline_name (*rl.rl_readline_name)
+#define rl_redisplay (*rl.rl_redisplay)
+#define rl_replace_line (*rl.rl_replace_line)
 
 static const char usage_text[] =
 	"usage: cc-chat [-djD] [-s SESSION] [-l ja|en] [QUESTION...]\n"
@@ -74,14 +136,30 @@ struct chat {
 	int running_lang;	/* it runs without the detector (/lang) */
 	int sfd;		/* its stream's read end, or -1 */
 	char fdname[16];
+	struct cc_chain *chain;	/* the stages in this process, or NULL */
 };
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted, in_chain;
 
+/*
+ * An answer in this process cannot be interrupted half way, and is only
+ * ever the one question of a `concierge ask`: Ctrl-C ends it there as
+ * the cancelled answer ends it (the message, status 130).  What a stage
+ * had begun to write in the session store is rolled back by SQLite, as
+ * when a stage process is killed.
+ */
 static void
 on_sigint(int sig)
 {
+	static const char msg[] = "(cancelled)\n";
+
 	(void)sig;
+	if (in_chain) {
+		if (write(2, msg, sizeof msg - 1) < 0) {
+			/* nothing more to do */
+		}
+		_exit(130);
+	}
 	interrupted = 1;
 }
 
@@ -521,6 +599,17 @@ ask(struct chat *c, const char *q, size_t qlen)
 	cc_jw_end(&w);
 	cc_buf_add(&rec, "\n", 1);
 
+	if (c->chain) {
+		interrupted = 0;
+		in_chain = 1;
+		cc_chain_line(c->chain, rec.data, rec.len, &out);
+		/* what cc-respond commits when its input is quiet: the next
+		 * question may ask about this answer */
+		cc_chain_idle(c->chain);
+		in_chain = 0;
+		answered = (nl = memchr(out.data, '\n', out.len)) != NULL;
+		goto show;
+	}
 	if (c->running && (c->running_lang != (c->lang != NULL) || !cc_pipe_alive(&c->pipe))) {
 		int dead = c->running_lang == (c->lang != NULL);
 		int s = pipeline_stop(c, 1);
@@ -588,6 +677,7 @@ ask(struct chat *c, const char *q, size_t qlen)
 			}
 		}
 	}
+show:
 	if (answered)
 		stream_drain(c, &st);
 	else if (!cancelled)
@@ -655,6 +745,55 @@ ask(struct chat *c, const char *q, size_t qlen)
 	cc_buf_release(&st.pending);
 	cc_buf_release(&out);
 	return status;
+}
+
+/* ---- the stages in this process ---- */
+
+static void
+no_message(void *ctx, const char *message)
+{
+	(void)ctx;
+	(void)message;
+}
+
+/*
+ * The domain's stages in this process, or NULL for the processes: when
+ * the user set CC_STAGES (they are what runs), when an LLM is configured
+ * (its answer is shown as it comes, which takes a stage process writing
+ * beside its record), when the manifest has a problem or names a stage
+ * the library does not have, or when a stage cannot start here (its
+ * program then says why, as it always did).
+ */
+static struct cc_chain *
+chain_open(struct chat *c)
+{
+	const char *llm = getenv("CC_LLM_BASE_URL");
+	struct cc_problems quiet = { no_message, NULL, 0 };
+	struct cc_domain *d;
+	struct cc_chain *chain = NULL;
+	char *names[CC_DOMAIN_MAX_STAGES], *path, err[768];
+	size_t n = 0;
+	int status, all = 1;
+
+	if (getenv("CC_STAGES") || (llm && *llm))
+		return NULL;
+	path = cc_config_domain_path(&c->cfg, CC_DOMAIN_FILE);
+	d = cc_domain_parse(path, &quiet);
+	free(path);
+	if (!d || quiet.n) {
+		cc_domain_free(d);
+		return NULL;
+	}
+	for (size_t i = 0; i < d->nstages; i++) {
+		all &= cc_chain_has(d->pipeline[i]);
+		/* the chat decides the language: no detector */
+		if (!c->lang || strcmp(d->pipeline[i], "cc-detect-lang") != 0)
+			names[n++] = d->pipeline[i];
+	}
+	if (all && n)
+		chain = cc_chain_open(names, n, &status, err, sizeof err);
+	cc_domain_free(d);
+	return chain;
 }
 
 /* ---- commands ---- */
@@ -873,7 +1012,6 @@ main(int argc, char **argv)
 	int ch;
 
 	cc_set_progname(argv[0]);
-	setlocale(LC_ALL, "");
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, "+" CC_COMMON_SHORTOPTS "s:l:djH", opts, NULL)) != -1) {
 		if (cc_option_common(ch, argv, usage_text, NULL))
@@ -897,14 +1035,25 @@ main(int argc, char **argv)
 		}
 	}
 	cc_config_load(&c.cfg);
-	if (!(c.stages = cc_stages_find(&c.nstages, err, sizeof err)))
+	if (optind < argc)
+		c.chain = chain_open(&c);
+	if (!c.chain && !(c.stages = cc_stages_find(&c.nstages, err, sizeof err)))
 		cc_die(CC_EXIT_USAGE, "%s", err);
-	if (c.nstages == 0)
+	if (!c.chain && c.nstages == 0)
 		cc_die(CC_EXIT_USAGE, "no stages to run: build the programs or set CC_STAGES");
 	c.in_tty = isatty(0);
 	c.out_tty = isatty(1);
+	/*
+	 * The stages in this process run in the C locale, as their programs
+	 * do (a printf'd number must not take the user's decimal comma); the
+	 * terminal's character set is all the answer needs of the user's, and
+	 * loading the whole locale cost a cold question a dozen files.
+	 */
+	setlocale(c.chain ? LC_CTYPE : LC_ALL, "");
 	cs = nl_langinfo(CODESET);
 	c.utf8 = cs && strcmp(cs, "UTF-8") == 0;
+	if (c.chain)
+		setlocale(LC_CTYPE, "C");
 
 	memset(&sa, 0, sizeof sa);
 	sa.sa_handler = on_sigint;	/* no SA_RESTART: poll and read return */
@@ -920,14 +1069,19 @@ main(int argc, char **argv)
 	} else {
 		if (!c.session)
 			c.session = new_session_id();
-		if (c.in_tty)
+		if (c.in_tty && rl_load(err, sizeof err) == 0) {
 			repl(&c);
-		else
+		} else {
+			if (c.in_tty)
+				cc_warn("%s: no line editing", err);
 			lines(&c);
+		}
 	}
 	/* the stages' own verdict on the whole chat: input they refused,
 	 * an upstream that failed */
 	if ((ch = pipeline_stop(&c, 0)) > c.worst)
+		c.worst = ch;
+	if ((ch = cc_chain_close(c.chain)) > c.worst)
 		c.worst = ch;
 	free(c.session);
 	cc_stages_free(c.stages);

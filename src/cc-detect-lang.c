@@ -6,11 +6,8 @@
 #include <stdlib.h>
 
 #include "cc_util.h"
-#include "cc_config.h"
-#include "cc_json.h"
 #include "cc_record.h"
-#include "cc_lang.h"
-#include "cc_domain.h"
+#include "cc_stages.h"
 
 static const char usage_text[] =
 	"usage: cc-detect-lang [--unbuffered] [--domain NAME|DIR] < records.ndjson\n"
@@ -22,21 +19,6 @@ static const char usage_text[] =
 	"  -h, --help        show this help\n"
 	"  -V, --version     show the version\n";
 
-static enum cc_outcome
-detect(void *ctx, struct cc_record *rec, struct cc_jw *out)
-{
-	struct cc_lang_result r;
-	size_t len;
-	const char *q = cc_record_query(rec, &len);
-
-	if (!q)
-		return cc_record_fail(rec, "no_query",
-		    "the record has no string \"query\"");
-	cc_lang_detect(q, len, &r);
-	cc_lang_write(&r, out);
-	return CC_RECORD_SET;
-}
-
 int
 main(int argc, char **argv)
 {
@@ -44,11 +26,8 @@ main(int argc, char **argv)
 		CC_COMMON_LONGOPTS,
 		{NULL, 0, NULL, 0},
 	};
-	struct cc_stage stage = {
-		.name = "cc-detect-lang", .key = "language_detection", .process = detect,
-	};
-	struct cc_config cfg;
-	struct cc_domain *dom;
+	struct cc_stage stage = {0};
+	char err[512];
 	int c, status;
 
 	cc_set_progname(argv[0]);
@@ -61,10 +40,8 @@ main(int argc, char **argv)
 		fputs(usage_text, stderr);
 		return CC_EXIT_USAGE;
 	}
-	cc_config_load(&cfg);
-	dom = cc_domain_for_stage(&cfg, &stage);
+	if ((status = cc_detect_open(&stage, err, sizeof err)) != 0)
+		cc_die(status, "%s", err);
 	status = cc_record_run(&stage, stdin, stdout);
-	cc_domain_free(dom);
-	cc_config_release(&cfg);
-	return status;
+	return cc_detect_close(&stage, status);
 }

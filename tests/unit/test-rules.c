@@ -44,7 +44,12 @@ test_literals(void)
 	lits_are("[ab]c", "", -1, "a class");
 	lits_are("x?y", "", -1, "an optional first item");
 	lits_are("(a|)b", "", -1, "an empty alternative");
-	lits_are("\\d+円", "", -1, "a digit class");
+	lits_are("\\d+円", "500円です", 1, "a digit is one of ten literals");
+	lits_are("\\d{1,2}時(まで|から)", "ごご3時から", 1, "a time of day");
+	lits_are("\\d+円", "円だけ", 0, "no digit, no hit");
+	lits_are("\\d?円", "", -1, "an optional digit");
+	lits_are("\\d*円", "", -1, "digits that may be none");
+	lits_are("\\w+", "", -1, "a word class");
 
 	struct cc_litindex *x = cc_litindex_new();
 	struct cc_lithit hits[2] = {{0}};
@@ -57,6 +62,39 @@ test_literals(void)
 	    "positions are kept in order, and overflow is marked");
 	ok(hits[1].n > CC_LIT_POS, "two literals of one target at one place count once");
 	cc_litindex_free(x);
+}
+
+static struct cc_rules *load(const char *text, char *err, size_t errlen);
+
+/*
+ * A cue that begins with a digit is prefiltered by the ten digits, and
+ * still matches where its literals are not first: the full-width digit
+ * is folded before the scan, and the match is the leftmost one.
+ */
+static void
+test_digit_cue(void)
+{
+	char err[512];
+	struct cc_rules *r = load(
+	    "cue time \\d{1,2}時(まで|から)|\\bfrom \\d\n"
+	    "slot agent\n"
+	    "  TimeAgent when time\n"
+	    "  Other otherwise\n", err, sizeof err);
+	static const struct { const char *q, *agent; } cases[] = {
+		{"何時まで？ ３時まで？", "TimeAgent"},
+		{"12時から", "TimeAgent"},
+		{"2025年の1時", "Other"},
+		{"open from 9", "TimeAgent"},
+		{"時から", "Other"},
+	};
+
+	if (!ok(r != NULL, "rules with a digit cue load (%s)", r ? "ok" : err))
+		return;
+	for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+		cc_rules_eval(r, cases[i].q, strlen(cases[i].q), NULL);
+		is_str(cc_rules_get(r, "agent"), cases[i].agent, "digit cue: %s", cases[i].q);
+	}
+	cc_rules_free(r);
 }
 
 static char *
@@ -386,6 +424,7 @@ int
 main(void)
 {
 	test_literals();
+	test_digit_cue();
 	test_rules();
 	test_inputs();
 	test_bad_rules();

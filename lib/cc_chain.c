@@ -1,0 +1,206 @@
+/*
+ * Stages chained in one process.  Each stage keeps its own configuration,
+ * domain and stores, opened as its program opens them, so the only thing
+ * that changes is that no pipe lies between them: a record is the same
+ * text when it reaches the next stage, and a stage's failure on a record
+ * is the same error record, which the later stages pass on untouched.
+ */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "cc_util.h"
+#include "cc_json.h"
+#include "cc_record.h"
+#include "cc_stages.h"
+#include "cc_chain.h"
+
+enum kind { DETECT, ROUTE, EVENT, RAG, RESPOND };
+
+static const char *const names[] = {
+	[DETECT] = "cc-detect-lang", [ROUTE] = "cc-route", [EVENT] = "cc-event",
+	[RAG] = "cc-rag", [RESPOND] = "cc-respond",
+};
+#define NKINDS (sizeof names / sizeof names[0])
+
+struct link {
+	enum kind kind;
+	struct cc_stage stage;
+	struct cc_record_stream *stream;
+};
+
+struct cc_chain {
+	struct link *links;
+	size_t n;
+	struct cc_buf a, b;	/* a record between two stages */
+};
+
+static int
+kind_of(const char *name)
+{
+	for (size_t k = 0; k < NKINDS; k++)
+		if (strcmp(name, names[k]) == 0)
+			return (int)k;
+	return -1;
+}
+
+int
+cc_chain_has(const char *name)
+{
+	return kind_of(name) >= 0;
+}
+
+/* What the stage's program would do with no options. */
+static int
+open_stage(struct link *l, char *err, size_t errlen)
+{
+	static const struct cc_route_options ro;
+	static const struct cc_event_stage_options eo;
+	static const struct cc_rag_options go = CC_RAG_OPTIONS_INIT;
+	/* no reader of a stream in one process: the answer comes whole */
+	static const struct cc_respond_options po = { .no_stream = 1 };
+
+	switch (l->kind) {
+	case DETECT: return cc_detect_open(&l->stage, err, errlen);
+	case ROUTE: return cc_route_open(&l->stage, &ro, err, errlen);
+	case EVENT: return cc_event_open(&l->stage, &eo, err, errlen);
+	case RAG: return cc_rag_open(&l->stage, &go, err, errlen);
+	case RESPOND: return cc_respond_open(&l->stage, &po, err, errlen);
+	}
+	return CC_EXIT_INTERNAL;
+}
+
+static int
+close_stage(struct link *l, int status)
+{
+	switch (l->kind) {
+	case DETECT: return cc_detect_close(&l->stage, status);
+	case ROUTE: return cc_route_close(&l->stage, status);
+	case EVENT: return cc_event_close(&l->stage, status);
+	case RAG: return cc_rag_close(&l->stage, status);
+	case RESPOND: return cc_respond_close(&l->stage, status);
+	}
+	return CC_EXIT_INTERNAL;
+}
+
+/*
+ * Messages a stage writes carry its program's name, as they did from its
+ * own process; the caller's name comes back after.
+ */
+static const char *
+speak_as(const struct link *l)
+{
+	const char *was = cc_progname;
+
+	cc_progname = names[l->kind];
+	return was;
+}
+
+static int
+close_links(struct cc_chain *c, size_t n)
+{
+	int worst = CC_EXIT_OK;
+
+	for (size_t i = 0; i < n; i++) {
+		struct link *l = &c->links[i];
+		const char *was = speak_as(l);
+		int s = cc_record_stream_free(l->stream);
+
+		s = close_stage(l, s);
+		cc_progname = was;
+		if (s > worst)
+			worst = s;
+	}
+	return worst;
+}
+
+struct cc_chain *
+cc_chain_open(char *const *stages, size_t n, int *status, char *err, size_t errlen)
+{
+	struct cc_chain *c = cc_xmalloc(sizeof *c);
+
+	*status = 0;
+	*err = '\0';
+	memset(c, 0, sizeof *c);
+	c->links = cc_xmalloc((n ? n : 1) * sizeof *c->links);
+	memset(c->links, 0, (n ? n : 1) * sizeof *c->links);
+	for (size_t i = 0; i < n; i++)
+		if (kind_of(stages[i]) < 0)
+			goto fail;
+	for (c->n = 0; c->n < n; c->n++) {
+		struct link *l = &c->links[c->n];
+		const char *was;
+
+		l->kind = (enum kind)kind_of(stages[c->n]);
+		was = speak_as(l);
+		*status = open_stage(l, err, errlen);
+		cc_progname = was;
+		if (*status)
+			goto fail;
+		l->stream = cc_record_stream_new(&l->stage);
+	}
+	return c;
+fail:
+	close_links(c, c->n);
+	free(c->links);
+	free(c);
+	return NULL;
+}
+
+void
+cc_chain_line(struct cc_chain *c, const char *line, size_t len,
+    struct cc_buf *out)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct link *l = &c->links[i];
+		struct cc_buf *to = i + 1 == c->n ? out : &c->a;
+		const char *was = speak_as(l);
+		size_t before = to->len;
+
+		cc_record_stream_line(l->stream, line, len, to);
+		cc_progname = was;
+		if (to->len == before)
+			return;	/* nothing left to hand on */
+		if (to == out)
+			return;
+		/* the next stage reads from b what this one wrote in a */
+		struct cc_buf t = c->a;
+
+		c->a = c->b;
+		c->b = t;
+		c->a.len = 0;
+		line = c->b.data;
+		len = c->b.len;
+	}
+}
+
+void
+cc_chain_idle(struct cc_chain *c)
+{
+	for (size_t i = 0; i < c->n; i++) {
+		struct link *l = &c->links[i];
+
+		if (l->stage.idle) {
+			const char *was = speak_as(l);
+
+			l->stage.idle(l->stage.ctx);
+			cc_progname = was;
+		}
+	}
+}
+
+int
+cc_chain_close(struct cc_chain *c)
+{
+	int worst;
+
+	if (!c)
+		return CC_EXIT_OK;
+	worst = close_links(c, c->n);
+	cc_buf_release(&c->a);
+	cc_buf_release(&c->b);
+	free(c->links);
+	free(c);
+	return worst;
+}
