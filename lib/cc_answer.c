@@ -375,6 +375,146 @@ out:
 	return rc;
 }
 
+/* "2025-02-25" as the text closing.date ({month}月{day}日（{weekday}）). */
+static void
+closing_date(const struct cc_answerer *ar, const char *iso, const char *lang,
+    struct cc_buf *out)
+{
+	const char *fmt = cc_texts_get(ar->texts, "closing.date", lang, NULL);
+	struct cc_date_vars dv;
+	int y, m, d;
+
+	if (sscanf(iso, "%d-%d-%d", &y, &m, &d) != 3)
+		return;
+	cc_texts_date_vars(ar->texts, lang, cc_date_start((struct cc_date){ y, m, d }), &dv);
+	cc_texts_fill(out, fmt ? fmt : "{year}-{month2}-{day2}", dv.vars);
+}
+
+/*
+ * "When is the closing day in February?", 次の休館日は: the route's
+ * opening is closing-days and cc-event listed the closing days of the
+ * asked range (cc_event_write_opening).  Days in a row closed for the same
+ * reason are one span; an open range ("the next one") says its first
+ * span only.  The texts closing.days {range} {place} {days},
+ * closing.next, closing.none; each span closing.day {date} {reason} or
+ * closing.span {from} {to} {reason}.  0, or -1 when this is no such
+ * question.
+ */
+static int
+answer_closings(const struct cc_answerer *ar, struct cc_answer *a, jv route,
+    jv events, const char *category, const char *lang)
+{
+	jv keep = jv_array();
+	const char *how = str(route, "opening", &keep);
+	jv opening = member(events, "opening"), places = member(opening, "places");
+	jv place = member(places, category ? category : ""), closed = member(place, "closed");
+	int is_obj = jv_get_kind(opening) == JV_KIND_OBJECT;
+	const char *kind = is_obj ? str(opening, "kind", &keep) : NULL;
+	const char *from = is_obj ? str(opening, "from", &keep) : NULL;
+	int n = jv_get_kind(closed) == JV_KIND_ARRAY ? jv_array_length(jv_copy(closed)) : -1;
+	int next = kind && strcmp(kind, "nextUpcoming") == 0, spans = 0, rc = -1;
+	struct cc_buf days = {0}, range = {0};
+	char key[96], first[16] = "", last[16] = "", reason[512] = "";
+	const char *name, *and = cc_texts_get(ar->texts, "opening.and", lang, NULL);
+	int fy, fm, fd;
+
+	if (!how || strcmp(how, "closing-days") != 0 || n < 0 || !from ||
+	    sscanf(from, "%d-%d-%d", &fy, &fm, &fd) != 3)
+		goto out;
+	for (int i = 0; i <= n; i++) {
+		jv it = i < n ? jv_array_get(jv_copy(closed), i) : jv_null();
+		const char *date = i < n ? str(it, "date", &keep) : NULL;
+		const char *title = i < n ? str(it, "title", &keep) : NULL;
+		struct cc_buf why = {0};
+		int y, m, d, follows = 0;
+
+		if (title)
+			language_part(title, " / ", lang, &why);
+		if (date && *last && sscanf(last, "%d-%d-%d", &y, &m, &d) == 3) {
+			char after[16];
+			struct cc_date nd = cc_date_add((struct cc_date){ y, m, d }, 1);
+
+			if (strcmp(date, last) == 0) {	/* closed twice that day */
+				cc_buf_release(&why);
+				jv_free(it);
+				continue;
+			}
+			snprintf(after, sizeof after, "%04d-%02d-%02d", nd.year % 10000, nd.month, nd.day);
+			follows = strcmp(date, after) == 0 && why.len &&
+			    strcmp(why.data, reason) == 0;
+		}
+		if (follows) {
+			snprintf(last, sizeof last, "%s", date);
+		} else {
+			if (*first && !(next && spans)) {	/* the span before this one */
+				struct cc_buf f = {0}, t = {0};
+				int one = strcmp(first, last) == 0;
+
+				closing_date(ar, first, lang, &f);
+				closing_date(ar, last, lang, &t);
+				{
+					struct cc_var v[] = {
+						{ "date", f.len ? f.data : "", f.len },
+						{ "from", f.len ? f.data : "", f.len },
+						{ "to", t.len ? t.data : "", t.len },
+						{ "reason", reason, 0 }, { 0 },
+					};
+
+					if (spans++)
+						cc_buf_add(&days, and ? and : ", ", strlen(and ? and : ", "));
+					cc_texts_fill(&days, cc_texts_get(ar->texts, one ?
+					    "closing.day" : "closing.span", lang, NULL), v);
+				}
+				cc_buf_release(&f);
+				cc_buf_release(&t);
+			}
+			if (date) {
+				snprintf(first, sizeof first, "%s", date);
+				snprintf(last, sizeof last, "%s", date);
+				snprintf(reason, sizeof reason, "%s", why.len ? why.data : "");
+			}
+		}
+		cc_buf_release(&why);
+		jv_free(it);
+	}
+	snprintf(key, sizeof key, "place.%s", category);
+	name = cc_texts_get(ar->texts, key, lang, NULL);
+	{
+		/* the range in words, as range_words() says an event range */
+		struct cc_date_vars dv;
+		const char *tmpl;
+
+		snprintf(key, sizeof key, "range.%s", kind ? kind : "other");
+		if (!(tmpl = cc_texts_get(ar->texts, key, lang, NULL)))
+			tmpl = cc_texts_get(ar->texts, "range.other", lang, NULL);
+		cc_texts_date_vars(ar->texts, lang, cc_date_start((struct cc_date){ fy, fm, fd }), &dv);
+		cc_texts_fill(&range, tmpl ? tmpl : "", dv.vars);
+	}
+	{
+		struct cc_var v[] = {
+			{ "range", range.len ? range.data : "", range.len },
+			{ "place", name ? name : "", 0 },
+			{ "days", days.len ? days.data : "", days.len }, { 0 },
+		};
+
+		if (say(ar, a, !spans ? "closing.none" : next ? "closing.next" :
+		    "closing.days", lang, v) == 0) {
+			a->confidence = 0.9;
+			add_source(a, "calendar");
+			rc = 0;
+		}
+	}
+out:
+	cc_buf_release(&days);
+	cc_buf_release(&range);
+	jv_free(closed);
+	jv_free(place);
+	jv_free(places);
+	jv_free(opening);
+	jv_free(keep);
+	return rc;
+}
+
 /* The i-th string of the list l, or dflt. */
 static const char *
 list_at(jv l, int i, const char *dflt, jv *keep)
@@ -754,6 +894,104 @@ number_named(const char *q, const char *h, size_t n, int d)
 	return 0;
 }
 
+/* 1 if q holds <h>N with a number sign between or a counter after
+ * (Room No.2, room #3, room number 1, 会議室の2番), not <h>N0. */
+static int
+numbered(const char *q, const char *h, int d)
+{
+	static const char *const fmt[] = { "%s%d", "%sno.%d", "%sno%d", "%s#%d",
+	    "%snumber%d", "%sの%d番", "%s%d番" };
+
+	for (size_t i = 0; i < sizeof fmt / sizeof *fmt; i++) {
+		char w[128];
+		const char *p;
+
+		snprintf(w, sizeof w, fmt[i], h, d);
+		for (p = strstr(q, w); p; p = strstr(p + 1, w))
+			if (!isdigit((unsigned char)p[strlen(w)]))
+				return 1;
+	}
+	return 0;
+}
+
+/* 1 if q holds 第N<h>, 第<kanji N><h> or N番(の)<h> (第1会議室, 3番の会議室). */
+static int
+ordinal_named(const char *q, const char *h, int d)
+{
+	static const char *const kanji[] = { "一", "二", "三", "四", "五", "六",
+	    "七", "八", "九" };
+	char w[4][96];
+
+	snprintf(w[0], sizeof w[0], "第%d%s", d, h);
+	snprintf(w[1], sizeof w[1], "第%s%s", kanji[d - 1], h);
+	snprintf(w[2], sizeof w[2], "%d番%s", d, h);
+	snprintf(w[3], sizeof w[3], "%d番の%s", d, h);
+	for (int i = 0; i < 4; i++) {
+		const char *p = strstr(q, w[i]);
+
+		/* not the 11th or the 21st */
+		if (p && (i < 2 || p == q || !isdigit((unsigned char)p[-1])))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * 1 if the question q (folded, no spaces) names the table's column h
+ * (folded, no spaces): as it is ("会議室2", "room3"), with its number as a
+ * word (Room one, 会議室二) or before it (第1会議室, 3番の会議室), or by
+ * another name of the word before the number, from the text table.columns
+ * ("会議室=ミーティングルーム,部屋 | room=meeting room": ミーティングルーム2).
+ */
+static int
+column_named(const struct cc_answerer *ar, const char *h, const char *q)
+{
+	size_t hl = strlen(h);
+	const char *words;
+	char pre[96];
+	int d, hit = 0;
+
+	if (!*h)
+		return 0;
+	if (strstr(q, h))
+		return 1;
+	if (hl < 2 || hl >= sizeof pre || h[hl - 1] < '1' || h[hl - 1] > '9' ||
+	    isdigit((unsigned char)h[hl - 2]))
+		return 0;
+	d = h[hl - 1] - '0';
+	snprintf(pre, sizeof pre, "%.*s", (int)(hl - 1), h);
+	if (numbered(q, pre, d) || number_named(q, pre, hl - 1, d) ||
+	    ordinal_named(q, pre, d))
+		return 1;
+	words = cc_texts_get(ar->texts, "table.columns", "*", NULL);
+	while (!hit && words && *words) {
+		size_t k = strcspn(words, "|");
+		char entry[512], *eq, *w, *save = NULL;
+
+		snprintf(entry, sizeof entry, "%.*s", (int)k, words);
+		words += k + (words[k] == '|');
+		if ((eq = strchr(entry, '=')) == NULL)
+			continue;
+		*eq = '\0';
+		{
+			char *fk = fold_tight(entry);
+			int same = strcmp(fk, pre) == 0;
+
+			free(fk);
+			if (!same)
+				continue;
+		}
+		for (w = strtok_r(eq + 1, ",", &save); w && !hit; w = strtok_r(NULL, ",", &save)) {
+			char *fo = fold_tight(w);
+
+			hit = *fo && (numbered(q, fo, d) || number_named(q, fo, strlen(fo), d) ||
+			    ordinal_named(q, fo, d));
+			free(fo);
+		}
+	}
+	return hit;
+}
+
 /* A row label's hours ("9:00–12:00（午前）"); 0, or -1. */
 static int
 label_span(const char *label, int *from, int *to)
@@ -914,11 +1152,8 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a,
 		}
 		for (int k = 1; k < t.ncols; k++) {
 			char *h = fold_tight(t.col[k]);
-			size_t hl = strlen(h);
 
-			if (*h && (strstr(q, h) || (hl > 1 && h[hl - 1] >= '1' &&
-			    h[hl - 1] <= '9' && !isdigit((unsigned char)h[hl - 2]) &&
-			    number_named(q, h, hl - 1, h[hl - 1] - '0'))))
+			if (column_named(ar, h, q))
 				cols[ncols++] = k;
 			free(h);
 		}
@@ -1027,7 +1262,8 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		category = *venue ? venue : NULL;	/* no places named: any passage */
 	}
 	if (answer_compound(ar, a, route, ps, events, lang) == 0 ||
-	    answer_opening(ar, a, route, events, category, lang) == 0) {
+	    answer_opening(ar, a, route, events, category, lang) == 0 ||
+	    answer_closings(ar, a, route, events, category, lang) == 0) {
 		jv_free(keep);
 		return;
 	}
@@ -1284,6 +1520,42 @@ out:
  * about the regular ones (the passages of the route's category), and with
  * the calendar down, that alone (seed 004's fallbacks).
  */
+/*
+ * No events on a day the venue (the first of kb.places) is closed: the
+ * text opening.events.closed {date} {place} {reason}, from the opening
+ * cc-event wrote for the day.  0, or -1 when the venue was open or nobody
+ * said.
+ */
+static int
+closed_day(const struct cc_answerer *ar, struct cc_answer *a, jv events,
+    const char *lang)
+{
+	const char *places = cc_texts_get(ar->texts, "kb.places", "*", NULL);
+	char venue[64];
+	jv opening = member(events, "opening"), all = member(opening, "places"), day;
+	int rc = -1;
+
+	snprintf(venue, sizeof venue, "%.*s", places ? (int)strcspn(places, " ") : 0,
+	    places ? places : "");
+	day = member(all, venue);
+	if (*venue && jv_get_kind(day) == JV_KIND_OBJECT) {
+		jv open = member(day, "open");
+
+		if (jv_get_kind(open) == JV_KIND_FALSE) {
+			jv route = jv_object_set(jv_object(), jv_string("opening"),
+			    jv_string("events"));
+
+			rc = answer_opening(ar, a, route, events, venue, lang);
+			jv_free(route);
+		}
+		jv_free(open);
+	}
+	jv_free(day);
+	jv_free(all);
+	jv_free(opening);
+	return rc;
+}
+
 static void
 answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
     const struct passages *ps, const char *category, const char *lang)
@@ -1345,6 +1617,8 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 			if (id)
 				a->passages = jv_array_append(a->passages, jv_string(id));
 			jv_free(keep);
+		} else if (closed_day(ar, a, events, lang) == 0) {
+			add_source(a, "calendar");
 		} else {
 			int kb = pick_passage(ar, ps, lang, category);
 

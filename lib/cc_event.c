@@ -1053,6 +1053,13 @@ cc_event_write(struct cc_event_sources *s, const struct cc_time_range *r,
 	jw_raw(w, e->sources.data, e->sources.len);
 	cc_jw_key(w, "errors");
 	jw_raw(w, e->errors.data, e->errors.len);
+	/* no events on the one day asked: whether the places were open (a
+	 * closing day has none, and the answer says why) */
+	if (e->items.len <= 2 && !r->open && !r->implicit &&
+	    cc_date_cmp(r->first, r->last) == 0 && cc_event_has_opening(s)) {
+		cc_jw_key(w, "opening");
+		cc_event_write_opening(s, r, w);
+	}
 	cc_jw_end(w);
 	return e->flags;
 }
@@ -1093,6 +1100,111 @@ hhmm(time_t t, char out[8])
 	snprintf(out, 8, "%d:%02d", tm.tm_hour % 100, tm.tm_min % 100);
 }
 
+/* The places the events' LOCATIONs name, in the order first named. */
+static size_t
+places_of(const struct cc_event_list *l, const char **place, size_t *plen,
+    size_t max)
+{
+	size_t np = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		const char *loc = l->v[i].location;
+
+		while (loc && *loc) {
+			size_t k, n;
+
+			loc += strspn(loc, ", ");
+			n = strcspn(loc, ",");
+			while (n && loc[n - 1] == ' ')
+				n--;
+			for (k = 0; k < np; k++)
+				if (plen[k] == n && strncmp(place[k], loc, n) == 0)
+					break;
+			if (k == np && n && np < max) {
+				place[np] = loc;
+				plen[np++] = n;
+			}
+			loc += strcspn(loc, ",");
+		}
+	}
+	return np;
+}
+
+/*
+ * The closing days of a range of days, at most CLOSINGS_MAX of them (an
+ * open range: that many from its first day): {from, to, kind, places:
+ * {PLACE: {closed: [{date, weekday, title}]}}}, a day once for each
+ * all-day event that closes it.
+ */
+#define CLOSINGS_MAX 92
+
+static int
+write_closings(struct cc_event_sources *s, const struct cc_time_range *r,
+    struct cc_jw *w)
+{
+	struct cc_event_list l = {0};
+	struct cc_date from = r->first;
+	struct cc_date to = r->open ? cc_date_add(r->first, CLOSINGS_MAX - 1) : r->last;
+	const char *place[32];
+	size_t plen[32], np;
+	char err[256], t[16];
+	int rc;
+
+	if (cc_date_diff(from, to) < 0 || cc_date_diff(from, to) >= CLOSINGS_MAX)
+		return -1;
+	rc = cc_ics_expand(s->opening, cc_date_start(from),
+	    cc_date_start(cc_date_add(to, 1)), 0, &l, err, sizeof err);
+	cc_event_list_finish(&l);
+	np = places_of(&l, place, plen, sizeof place / sizeof *place);
+	cc_jw_object(w);
+	snprintf(t, sizeof t, "%04d-%02d-%02d", from.year % 10000, from.month, from.day);
+	cc_jw_key(w, "from");
+	cc_jw_cstr(w, t);
+	snprintf(t, sizeof t, "%04d-%02d-%02d", to.year % 10000, to.month, to.day);
+	cc_jw_key(w, "to");
+	cc_jw_cstr(w, t);
+	cc_jw_key(w, "kind");
+	cc_jw_cstr(w, r->kind);
+	cc_jw_key(w, "places");
+	cc_jw_object(w);
+	for (size_t k = 0; k < np; k++) {
+		char key[128];
+
+		snprintf(key, sizeof key, "%.*s", (int)plen[k], place[k]);
+		cc_jw_key(w, key);
+		cc_jw_object(w);
+		cc_jw_key(w, "closed");
+		cc_jw_array(w);
+		for (size_t i = 0; i < l.n; i++) {
+			const struct cc_event *e = &l.v[i];
+			struct cc_date d = cc_date_of(e->start);
+
+			if (!e->all_day || !names_place(e->location, place[k], plen[k]) ||
+			    cc_date_cmp(d, from) < 0 || cc_date_cmp(d, to) > 0)
+				continue;
+			cc_jw_object(w);
+			snprintf(t, sizeof t, "%04d-%02d-%02d", d.year % 10000, d.month, d.day);
+			cc_jw_key(w, "date");
+			cc_jw_cstr(w, t);
+			cc_jw_key(w, "weekday");
+			cc_jw_num(w, cc_date_weekday(d));
+			cc_jw_key(w, "title");
+			cc_jw_cstr(w, e->title);
+			cc_jw_end(w);
+		}
+		cc_jw_end(w);
+		cc_jw_end(w);
+	}
+	cc_jw_end(w);
+	if (rc < 0) {
+		cc_jw_key(w, "error");
+		cc_jw_cstr(w, err);
+	}
+	cc_jw_end(w);
+	cc_event_list_release(&l);
+	return 0;
+}
+
 int
 cc_event_write_opening(struct cc_event_sources *s, const struct cc_time_range *r,
     struct cc_jw *w)
@@ -1107,8 +1219,10 @@ cc_event_write_opening(struct cc_event_sources *s, const struct cc_time_range *r
 
 	load_local(s);
 
-	if (!s->opening || r->implicit || r->open || cc_date_cmp(r->first, r->last) != 0)
+	if (!s->opening || r->implicit)
 		return -1;
+	if (r->open || cc_date_cmp(r->first, r->last) != 0)
+		return write_closings(s, r, w);
 	rc = cc_ics_expand(s->opening, cc_date_start(day),
 	    cc_date_start(cc_date_add(day, 1)), 0, &l, err, sizeof err);
 	cc_event_list_finish(&l);

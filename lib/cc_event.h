@@ -63,8 +63,10 @@ int cc_event_write(struct cc_event_sources *s, const struct cc_time_range *r,
  * events close the places their LOCATION names (a comma-separated list),
  * its timed events are their opening hours.  cc_event_write_opening()
  * writes {date, weekday, kind, places: {PLACE: {open, hours|closed}}} for
- * the one local day r names; -1 (nothing written) when r is not one day
- * or there is no opening calendar.
+ * the one local day r names; for a range of days (at most 92; an open
+ * range, the next 92) the closing days in it, {from, to, kind, places:
+ * {PLACE: {closed: [{date, weekday, title}]}}}; -1 (nothing written) when
+ * r names no time, is longer, or there is no opening calendar.
  */
 int cc_event_has_opening(const struct cc_event_sources *s);
 int cc_event_write_opening(struct cc_event_sources *s,

@@ -325,7 +325,7 @@ enum tok_type {
 	T_MDAY,		/* a: day of the month */
 	T_WEEKDAY,	/* a: ISO weekday, b: week offset or NO_REL */
 	T_QUAL,		/* a: Q_* */
-	T_DUR,		/* a: days, b: months */
+	T_DUR,		/* a: days, b: months, c: said in weeks */
 	T_AFTER,	/* a: days, b: weeks, c: months from today */
 	T_UPCOMING,	/* "the next event" words */
 	T_ANCHOR,	/* これから, 今後, within: a duration starts today */
@@ -1008,7 +1008,7 @@ lex_number(struct text *x, size_t i)
 		return j - i;
 	/* English: 7 days, 20th, 20th of January, 20 Jan */
 	if ((k = english_unit(x, j, &days, &months))) {
-		add_tok(x, T_DUR, n * days, n * months, 0, i, k);
+		add_tok(x, T_DUR, n * days, n * months, days >= 7, i, k);
 		return k - i;
 	}
 	if (n >= 1 && n <= 31) {
@@ -1092,6 +1092,32 @@ number_word(const struct text *x, size_t i, size_t *end)
 	return -1;
 }
 
+/* "first" ... "fifth" before a weekday ("the first Saturday"); 0 if not. */
+static int
+ordinal_weekday(const struct text *x, size_t i, size_t *end)
+{
+	static const char *const ords[] = {"first", "second", "third", "fourth",
+	    "fifth", NULL};
+	static const char *const days[] = {"mon", "tue", "wed", "thu", "fri",
+	    "sat", "sun", NULL};
+
+	for (int o = 0; ords[o]; o++) {
+		size_t k = strlen(ords[o]), j = i + k;
+
+		if (!starts(x->s, x->n, i, ords[o]) || (j < x->n && ascii_alpha(x->s[j])))
+			continue;
+		while (j < x->n && x->s[j] == ' ')
+			j++;
+		for (int d = 0; days[d]; d++)
+			if (starts(x->s, x->n, j, days[d])) {
+				*end = i + k;
+				return o + 1;
+			}
+		return 0;
+	}
+	return 0;
+}
+
 static void
 lex(struct text *x)
 {
@@ -1113,19 +1139,29 @@ lex(struct text *x)
 			continue;
 		}
 		if (ascii_digit(c) || (c >= 0xE3 && kanji_digit(next_cp(x->s, x->n, i)) > 0)) {
+			int had = x->nt;
+
 			adv = lex_number(x, i);
-			if (adv) {
+			/* a kanji numeral with no unit may begin a word: 一昨日 */
+			if (adv && (x->nt > had || ascii_digit(c))) {
 				i += adv;
 				continue;
 			}
 		}
 		if (ascii_alpha(c) && (i == 0 || !ascii_alpha(x->s[i - 1]))) {
 			size_t e;
-			int v = number_word(x, i, &e), days, months;
+			int v, days, months;
 			size_t k;
 
+			if ((v = ordinal_weekday(x, i, &k)) > 0) {
+				/* "the first Saturday": the nth weekday of a month */
+				add_tok(x, T_MDAY, v, 0, 1, i, k);
+				i = k;
+				continue;
+			}
+			v = number_word(x, i, &e);
 			if (v > 0 && (k = english_unit(x, e, &days, &months))) {
-				add_tok(x, T_DUR, v * days, v * months, 0, i, k);
+				add_tok(x, T_DUR, v * days, v * months, days >= 7, i, k);
 				i = k;
 				continue;
 			}
@@ -1495,9 +1531,10 @@ resolve(const struct reading *rd, const struct phrase *p, struct mention *m)
 			m->month_year = f.year;
 			m->month = f.month;
 		} else {
-			f = cc_date_add(t, p->after_days);
-			set_days(m, f, f, p->after_days >= -1 && p->after_days <= 2 ?
-			    day_kind(p->after_days) : "date");
+			int off = p->after_days + (p->has_day ? p->day : 0);
+
+			f = cc_date_add(t, off);
+			set_days(m, f, f, off >= -1 && off <= 2 ? day_kind(off) : "date");
 		}
 		return 1;
 	}
@@ -1839,6 +1876,38 @@ phrase_names_time(const struct phrase *p)
 	    (p->has_dur && (p->anchored || p->has_day)) || p->has_after;
 }
 
+/* Words that count today in a duration: 今日を含めて3日間, "next 3 days
+ * incl today", "the next 5 days, today included". */
+static const char *const incl_before[] = {"incl", "incl.", "including",
+	"inclusive of", "counting", "plus", "with", NULL};
+static const char *const incl_after[] = {"included", "inclusive", "incl",
+	"including", "counted", "を含", "も含", "を入れ", "も入れ", "込み", "こみ",
+	"から数え", NULL};
+
+/* The today at [at, end) only says a duration counts it. */
+static int
+today_included(const struct text *x, size_t at, size_t end)
+{
+	for (int i = 0; incl_before[i]; i++)
+		if (preceded_by(x, at, incl_before[i]))
+			return 1;
+	for (int i = 0; incl_after[i]; i++)
+		if (followed_by(x, end, incl_after[i]))
+			return 1;
+	return 0;
+}
+
+/* The question says a duration counts today. */
+static int
+includes_today(const struct text *x)
+{
+	for (int i = 0; i < x->nt; i++)
+		if (x->t[i].type == T_DAY && x->t[i].a == 0 && !x->t[i].dropped &&
+		    today_included(x, x->t[i].at, x->t[i].end))
+			return 1;
+	return 0;
+}
+
 /* A duration counts from today: これから一週間, "the next 7 days", 7日以内. */
 static int
 anchored_duration(const struct text *x, int k, const struct phrase *p)
@@ -1852,19 +1921,23 @@ anchored_duration(const struct text *x, int k, const struct phrase *p)
 	    "thenext", "a", NULL}))
 		return 1;
 	if (followed_by(x, t->end, "以内") || followed_by(x, t->end, "のうち") ||
-	    followed_by(x, t->end, "from now") || followed_by(x, t->end, "from today") ||
-	    followed_by(x, t->end, "ahead"))
+	    followed_by(x, t->end, "ahead") || includes_today(x))
 		return 1;
 	return 0;
 }
 
-/* "in 3 days", "3 days from now": a day counted from today. */
+/*
+ * "in 3 days", "3 days from now", "after 4 days": a day counted from
+ * today, not the days up to it ("the next 3 days from now" is those:
+ * anchored_duration() is asked first).
+ */
 static int
 after_duration(const struct text *x, const struct tok *t)
 {
-	return (preceded_by(x, t->at, "in") && !preceded_by(x, t->at, "the")) ||
-	    followed_by(x, t->end, "from now") || followed_by(x, t->end, "later") ||
-	    followed_by(x, t->end, "後");
+	return ((preceded_by(x, t->at, "in") || preceded_by(x, t->at, "after")) &&
+	    !preceded_by(x, t->at, "the")) ||
+	    followed_by(x, t->end, "from now") || followed_by(x, t->end, "from today") ||
+	    followed_by(x, t->end, "later") || followed_by(x, t->end, "後");
 }
 
 static void
@@ -1897,7 +1970,14 @@ compose(struct reading *rd)
 				/* 今日から1週間, 明日から3日間: a duration from a day */
 				if (!glued && t->type == T_DUR && p.has_day &&
 				    gap_is(x, pv->end, t->at, (const char *const[]){"から",
-				    "より", "fromtodayfor", "for", NULL}))
+				    "より", "fromtodayfor", "for", "を含めて", "も含めて",
+				    "を入れて", "も入れて", "含めて", "込みで", "こみで",
+				    "から数えて", NULL}))
+					glued = 1;
+				/* 今日から3日後, 明日から5日後: a day counted from a day */
+				if (!glued && t->type == T_AFTER && p.has_day && !p.has_after &&
+				    gap_is(x, pv->end, t->at, (const char *const[]){"から",
+				    "より", NULL}))
 					glued = 1;
 				if (!glued || !absorb(&p, t))
 					break;
@@ -1915,8 +1995,8 @@ compose(struct reading *rd)
 				p.has_after = 1;
 				if (t->b)
 					p.after_months = t->b;
-				else if (t->a % 7 == 0 && t->a >= 7)
-					p.after_weeks = t->a / 7;
+				else if (t->c && t->a % 7 == 0 && t->a >= 7)
+					p.after_weeks = t->a / 7;	/* "in 2 weeks", not "7 days" */
 				else
 					p.after_days = t->a;
 			}
@@ -2147,7 +2227,10 @@ generic_title(const char *t)
 	static const char *const words[] = {"いべんと", "イベント", "event", "events",
 	    "もよおし", "催し", "催し物", "予定", "schedule", "one", "ones", "やつ",
 	    "もの", "こと", "の", "thing", "something", "anything", "what", "何",
-	    "なに", "なん", "on", "up", NULL};
+	    "なに", "なん", "on", "up",
+	    /* the date asked, not a title: AI勉強会の次の開催日 */
+	    "開催日", "開催日時", "開催予定", "日程", "日時", "日付", "日にち", "予定日",
+	    "開催", "date", "dates", "day", "time", "times", NULL};
 
 	for (int i = 0; words[i]; i++)
 		if (strcmp(t, words[i]) == 0)
@@ -2444,12 +2527,13 @@ respell(const char *q, size_t len, size_t *outlen)
 	return b;
 }
 
-/* ---- weekends counted from this one ---- */
+/* ---- weekends and weeks counted from this one ---- */
 
 /*
  * "The weekend after this one" and "the weekend after next" mean the
  * weekend after the coming one: next week's Saturday and Sunday, as
- * 来週末 does (eval/README.md).  Said as next weekend before lexing.
+ * 来週末 does (eval/README.md).  Said as next weekend before lexing; "the
+ * week after this week" (今週の次の週) likewise as next week.
  */
 static const char *const weekend_after[][2] = {
 	{"weekend after this one", "next weekend"},
@@ -2465,6 +2549,17 @@ static const char *const weekend_after[][2] = {
 	{"今度の週末の次の週末", "来週末"}, {"今週末の次の土日", "来週末"},
 	{"今週末の翌週末", "来週末"}, {"次の次の週末", "来週末"},
 	{"今週末じゃなくてその次の週末", "来週末"}, {"今週末のあとの週末", "来週末"},
+	/* and the week after this one is next week, the one after next
+	 * week the week after next */
+	{"week after this week", "next week"}, {"week after this weekend", "next week"},
+	{"week after this one", "next week"}, {"week following this one", "next week"},
+	{"week following this week", "next week"}, {"week after the current one", "next week"},
+	{"week after the current week", "next week"}, {"week after this", "next week"},
+	{"week that follows this one", "next week"}, {"week after next week", "week after next"},
+	{"今週の次の週", "来週"}, {"今週の翌週", "来週"}, {"今週のあとの週", "来週"},
+	{"今週の後の週", "来週"}, {"今週の次週", "来週"}, {"今週のその次の週", "来週"},
+	{"来週の次の週", "再来週"}, {"来週の翌週", "再来週"}, {"来週のあとの週", "再来週"},
+	{"次の次の週", "再来週"},
 };
 
 /* q with the phrases above replaced (any case); NULL when none is there. */
@@ -2484,7 +2579,9 @@ rephrase(const char *q, size_t len, size_t *outlen)
 			    (i + k == len || !isalpha((unsigned char)q[i + k])) &&
 			    /* "the weekend after next week" is another question */
 			    strncasecmp(q + i + k, " week", 5) != 0 &&
-			    strncasecmp(q + i + k, " month", 6) != 0)
+			    strncasecmp(q + i + k, " month", 6) != 0 &&
+			    /* 今週の次の週末 is a weekend, not the week */
+			    strncmp(q + i + k, "末", strlen("末")) != 0)
 				to = weekend_after[w][1];
 		}
 		if (to && !b) {
@@ -2554,6 +2651,28 @@ later_today(const char *lower)
 	return 0;
 }
 
+/*
+ * Today named only as where another range starts or what it counts:
+ * "next 3 days incl today", 今日を含めて, "4 days from today", and the
+ * days after it (今日以降, "after today": the next ones, not today's).
+ */
+static int
+not_the_day(const struct text *x, const struct reading *rd, int i)
+{
+	const struct mention *m = &rd->m[i];
+
+	if (rd->nm > 1 && today_included(x, m->at, m->end))
+		return 1;
+	if (i > 0 && gap_is(x, rd->m[i - 1].end, m->at, (const char *const[]){
+	    "from", "countingfrom", "startingfrom", "starting", "beginning",
+	    "beginningfrom", "counting", NULL}))
+		return 1;
+	return followed_by(x, m->end, "以降") || followed_by(x, m->end, "以後") ||
+	    followed_by(x, m->end, "より後") || followed_by(x, m->end, "よりあと") ||
+	    followed_by(x, m->end, "から先") || preceded_by(x, m->at, "after") ||
+	    preceded_by(x, m->at, "beyond") || preceded_by(x, m->at, "later than");
+}
+
 void
 cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 {
@@ -2598,7 +2717,8 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 		m->negated = negated(&x, m);
 		m->context = unavailable(&x, m) ||
 		    (i + 1 < rd.nm && strcmp(m->kind, "today") == 0 &&
-		    followed_by(&x, m->end, "は"));
+		    followed_by(&x, m->end, "は")) ||
+		    (strcmp(m->kind, "today") == 0 && not_the_day(&x, &rd, i));
 		m->attributive = followed_by(&x, m->end, "の") ||
 		    followed_by(&x, m->end, "'s") ||
 		    followed_by(&x, m->end, "\xe2\x80\x99s");

@@ -152,6 +152,19 @@ test_expressions(void)
 	    "2025-01-15T00:00:00+09:00", "2025-01-22T00:00:00+09:00");
 	range_is(WED, "events in the next 7 days", "thisMonth", "nextNDays",
 	    "2025-01-15T00:00:00+09:00", "2025-01-22T00:00:00+09:00");
+	/* today only qualifies a duration; N days from now is one date */
+	range_is(WED, "next 3 days incl today", "thisWeek", "nextNDays",
+	    "2025-01-15T00:00:00+09:00", "2025-01-18T00:00:00+09:00");
+	range_is(WED, "今日を含めて3日間", "thisWeek", "nextNDays",
+	    "2025-01-15T00:00:00+09:00", "2025-01-18T00:00:00+09:00");
+	range_is(WED, "3 days from now", "thisWeek", "date",
+	    "2025-01-18T00:00:00+09:00", "2025-01-19T00:00:00+09:00");
+	range_is(WED, "今日から4日後", "thisWeek", "date",
+	    "2025-01-19T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	range_is(WED, "the week after this week", "nextWeek", "nextWeek",
+	    "2025-01-20T00:00:00+09:00", "2025-01-27T00:00:00+09:00");
+	range_is(WED, "今日以降で次の講習会はいつ？", "thisWeek", "nextUpcoming",
+	    "2025-01-15T10:00:00+09:00", NULL);
 	range_is(WED, "次のイベントはいつ？", "thisWeek", "nextUpcoming",
 	    "2025-01-15T10:00:00+09:00", NULL);
 	range_is(WED, "When is the next event?", "thisWeek", "nextUpcoming",
