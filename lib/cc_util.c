@@ -30,12 +30,33 @@ cc_set_progname(const char *argv0)
 		cc_progname += 3;
 }
 
+/*
+ * One write for the whole line: the stages of a pipeline share stderr,
+ * and two that fail at once would otherwise mix their words in a line.
+ */
 static void
 vmessage(const char *fmt, va_list ap)
 {
-	fprintf(stderr, "%s: ", cc_progname);
-	vfprintf(stderr, fmt, ap);
-	fputc('\n', stderr);
+	va_list aq;
+	size_t pre = strlen(cc_progname) + 2;
+	int len;
+	char *line;
+
+	va_copy(aq, ap);
+	len = vsnprintf(NULL, 0, fmt, aq);
+	va_end(aq);
+	if (len < 0 || !(line = malloc(pre + (size_t)len + 2))) {
+		fprintf(stderr, "%s: ", cc_progname);	/* no room: in pieces */
+		vfprintf(stderr, fmt, ap);
+		fputc('\n', stderr);
+		return;
+	}
+	memcpy(line, cc_progname, pre - 2);
+	memcpy(line + pre - 2, ": ", 2);
+	vsnprintf(line + pre, (size_t)len + 1, fmt, ap);
+	line[pre + (size_t)len] = '\n';
+	fwrite(line, 1, pre + (size_t)len + 1, stderr);
+	free(line);
 }
 
 void
