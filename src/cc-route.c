@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,6 +37,12 @@ static const char usage_text[] =
 	"  -h, --help                show this help\n"
 	"  -V, --version             show the version\n";
 
+#define SLOTS_MEMO 256	/* slot texts kept parsed: a power of two */
+struct slots_memo {
+	char *text;
+	const char *vals[CC_RULES_MAX_SLOTS];
+};
+
 struct router {
 	struct cc_config cfg;
 	struct cc_domain *domain;
@@ -47,6 +54,7 @@ struct router {
 	long window;
 	int agent, category, request_type, confidence, reason;	/* slots */
 	struct cc_json_doc slots_doc;	/* an earlier turn's slots, reused */
+	struct slots_memo *memo;	/* SLOTS_MEMO of them, parsed (load_slots) */
 	/* the classifier of what no rule routes, loaded at its first use */
 	struct cc_classify *model;
 	int model_state;	/* 0 not tried, 1 loaded, -1 none or off */
@@ -241,15 +249,14 @@ session_id(struct cc_record *rec)
 	return NULL;
 }
 
-/* Slot values of a stored turn into vals[], as the rules' own strings. */
+/* Slot values of a stored turn's slots text into vals[], as the rules' own strings. */
 static void
-load_slots(struct router *rt, const struct cc_turn *t, const char **vals)
+parse_slots(struct router *rt, const char *slots, const char **vals)
 {
 	struct cc_json_doc *d = &rt->slots_doc;
 
 	/* the text is ours, but the store is a file: check it all the same */
-	if (!t || !t->slots || cc_json_scan(d, t->slots, strlen(t->slots)) < 0 ||
-	    d->text.data[0] != '{')
+	if (cc_json_scan(d, slots, strlen(slots)) < 0 || d->text.data[0] != '{')
 		return;
 	for (size_t i = 0; i < cc_rules_nslots(rt->rules); i++) {
 		const struct cc_json_field *f = cc_json_field(d, cc_rules_slot_name(rt->rules, i));
@@ -264,6 +271,38 @@ load_slots(struct router *rt, const struct cc_turn *t, const char **vals)
 			vals[i] = cc_rules_intern(rt->rules, v);
 		}
 	}
+}
+
+/*
+ * The same, remembered by text: the turns of a session mostly leave the
+ * same few slot combinations, and parsing them again for the last and the
+ * previous turn of every record was 9% of routing's instructions with
+ * memory (15,600 a record; 3,500 now).
+ */
+static void
+load_slots(struct router *rt, const struct cc_turn *t, const char **vals)
+{
+	struct slots_memo *m;
+	uint32_t h = 2166136261u;	/* FNV-1a */
+
+	if (!t || !t->slots)
+		return;
+	for (const unsigned char *p = (const unsigned char *)t->slots; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	if (!rt->memo) {
+		rt->memo = cc_xmalloc(SLOTS_MEMO * sizeof *rt->memo);
+		memset(rt->memo, 0, SLOTS_MEMO * sizeof *rt->memo);
+	}
+	m = &rt->memo[h & (SLOTS_MEMO - 1)];
+	if (!m->text || strcmp(m->text, t->slots) != 0) {
+		free(m->text);
+		m->text = cc_xstrdup(t->slots);
+		memset(m->vals, 0, sizeof m->vals);
+		parse_slots(rt, t->slots, m->vals);
+	}
+	for (size_t i = 0; i < cc_rules_nslots(rt->rules); i++)
+		if (m->vals[i])
+			vals[i] = m->vals[i];
 }
 
 /* The slots a turn leaves its session, so that a follow-up continues it. */
@@ -629,6 +668,9 @@ run:
 	if (status == CC_EXIT_OK && rt.store_transient)
 		status = CC_EXIT_UPSTREAM;
 	cc_json_doc_release(&rt.slots_doc);
+	for (size_t i = 0; rt.memo && i < SLOTS_MEMO; i++)
+		free(rt.memo[i].text);
+	free(rt.memo);
 	cc_rules_free(rt.rules);
 	model_free(&rt);
 	cc_session_close(rt.store);
