@@ -66,6 +66,7 @@ struct lite {
 	struct store turns, answers;	/* answers.db: CC_SESSION_ANSWERS only */
 	struct store *failed;		/* the one whose error is the last */
 	sqlite3_stmt *last, *turn, *add, *head, *answer, *answer_of;
+	sqlite3_stmt *read_begin, *read_end;	/* answers.db, for lite_recent */
 	const struct cc_config *cfg;	/* for opening state files later */
 	char *dir;			/* ... in this directory */
 	struct state states[MAX_STATES];
@@ -369,7 +370,9 @@ lite_open(const struct cc_config *cfg, const char *dir, int flags, char *err,
 		if (prepare(s->answers.db, "INSERT OR REPLACE INTO answers (turn, at, answer)"
 		    " VALUES (?1, ?2, ?3)", &s->answer) != SQLITE_OK ||
 		    prepare(s->answers.db, "SELECT answer FROM answers WHERE turn = ?1",
-		    &s->answer_of) != SQLITE_OK)
+		    &s->answer_of) != SQLITE_OK ||
+		    prepare(s->answers.db, "BEGIN", &s->read_begin) != SQLITE_OK ||
+		    prepare(s->answers.db, "COMMIT", &s->read_end) != SQLITE_OK)
 			goto sqlfail;
 	}
 	return s;
@@ -395,6 +398,8 @@ lite_close(void *b)
 	sqlite3_finalize(s->head);
 	sqlite3_finalize(s->answer);
 	sqlite3_finalize(s->answer_of);
+	sqlite3_finalize(s->read_begin);
+	sqlite3_finalize(s->read_end);
 	/* every statement first: a connection with one is not closed */
 	sqlite3_finalize(s->version);
 	store_close(&s->turns);
@@ -437,14 +442,19 @@ lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
 	struct lite *s = b;
 	int n = 0, rc;
 	sqlite3_int64 id = 0;
-	int more;
+	int more, reading;
 
 	sqlite3_bind_text(s->last, 1, session, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s->last);
 	if ((more = rc == SQLITE_ROW))
 		id = sqlite3_column_int64(s->last, 0);
 	rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
-	sqlite3_reset(s->last);
+	/*
+	 * s->last is reset only after the walk: while it is active, the
+	 * walk's statements read in its transaction.  Each one in its own
+	 * (a WAL read lock taken and given up each time) made a memory
+	 * question in cc-respond cost hundreds of microseconds.
+	 */
 	while (more && n < max && rc == SQLITE_DONE) {
 		sqlite3_bind_int64(s->turn, 1, id);
 		if ((rc = sqlite3_step(s->turn)) == SQLITE_ROW) {
@@ -469,7 +479,13 @@ lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
 		}
 		sqlite3_reset(s->turn);
 	}
+	sqlite3_reset(s->last);
 	s->failed = &s->turns;
+	/* the answers likewise, in one read of answers.db unless a batch is open */
+	reading = rc == SQLITE_DONE && s->answer_of && n > 0 && !s->answers.in_txn &&
+	    sqlite3_step(s->read_begin) == SQLITE_DONE;
+
+	sqlite3_reset(s->read_begin);
 	for (int i = 0; rc == SQLITE_DONE && s->answer_of && i < n; i++) {
 		sqlite3_bind_int64(s->answer_of, 1, turns[i].id);
 		if ((rc = sqlite3_step(s->answer_of)) == SQLITE_ROW)
@@ -477,6 +493,10 @@ lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
 		rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
 		sqlite3_reset(s->answer_of);
 		s->failed = &s->answers;
+	}
+	if (reading) {
+		sqlite3_step(s->read_end);	/* a read: nothing to lose */
+		sqlite3_reset(s->read_end);
 	}
 	if (rc != SQLITE_DONE) {
 		cc_turns_release(turns, n);
