@@ -442,6 +442,7 @@ lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
 	struct lite *s = b;
 	int n = 0, rc;
 	sqlite3_int64 id = 0;
+	sqlite3_stmt *bad = NULL;	/* reset last, so its error is the one told */
 	int more, reading;
 
 	sqlite3_bind_text(s->last, 1, session, -1, SQLITE_STATIC);
@@ -474,12 +475,18 @@ lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
 				t->answer = NULL;
 			}
 			id = sqlite3_column_int64(s->turn, 0);
+		} else if (rc == SQLITE_DONE) {
+			more = 0;	/* purged */
 		} else {
-			more = 0;	/* SQLITE_DONE: purged */
+			bad = s->turn;
+			break;
 		}
 		sqlite3_reset(s->turn);
 	}
 	sqlite3_reset(s->last);
+	if (bad)
+		sqlite3_reset(bad);
+	bad = NULL;
 	s->failed = &s->turns;
 	/* the answers likewise, in one read of answers.db unless a batch is open */
 	reading = rc == SQLITE_DONE && s->answer_of && n > 0 && !s->answers.in_txn &&
@@ -491,13 +498,19 @@ lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
 		if ((rc = sqlite3_step(s->answer_of)) == SQLITE_ROW)
 			turns[i].answer = column(s->answer_of, 0);
 		rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
-		sqlite3_reset(s->answer_of);
 		s->failed = &s->answers;
+		if (rc != SQLITE_DONE) {
+			bad = s->answer_of;
+			break;
+		}
+		sqlite3_reset(s->answer_of);
 	}
 	if (reading) {
 		sqlite3_step(s->read_end);	/* a read: nothing to lose */
 		sqlite3_reset(s->read_end);
 	}
+	if (bad)
+		sqlite3_reset(bad);
 	if (rc != SQLITE_DONE) {
 		cc_turns_release(turns, n);
 		return -1;
