@@ -1488,7 +1488,7 @@ answer_memory(const struct cc_answerer *ar, struct cc_answer *a,
 	/*
 	 * The newest earlier questions listed are among the newest
 	 * MAX_MEMORY_TURNS + 1 turns, this one aside: reading 32 with their
-	 * answers, as before, made a memory question cost 150 us.
+	 * answers, as before, made a memory question cost about 200 us.
 	 */
 	struct cc_turn turns[MAX_MEMORY_TURNS + 1];
 	int n = store && session ? cc_session_recent(store, session,
