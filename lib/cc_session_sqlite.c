@@ -65,7 +65,8 @@ struct state {
 struct lite {
 	struct store turns, answers;	/* answers.db: CC_SESSION_ANSWERS only */
 	struct store *failed;		/* the one whose error is the last */
-	sqlite3_stmt *recent, *add, *answer, *answer_of;
+	sqlite3_stmt *last, *turn, *add, *head, *answer, *answer_of;
+	sqlite3_stmt *read_begin, *read_end;	/* answers.db, for lite_recent */
 	const struct cc_config *cfg;	/* for opening state files later */
 	char *dir;			/* ... in this directory */
 	struct state states[MAX_STATES];
@@ -96,7 +97,22 @@ struct lite {
 #define CHECKPOINT_PAGES 4000
 #define CLOSE_CHECKPOINT_PAGES 256
 
-/* (Stores made before answers.db keep their unused answer columns.) */
+/*
+ * Turns, version 1 (PRAGMA user_version).  A session's turns are a chain:
+ * each turn names the session's previous one (prev), and `sessions` its
+ * newest (last).  Version 0 found them through an index on (session, id),
+ * and a new turn of one of a thousand sessions went into a random page
+ * of it: every batch wrote back most of the index (4 kB a turn to the
+ * log, and as much again at the checkpoint), a third of cc-route's time
+ * with memory.  A turn now goes at the end of the table and of the time
+ * index, and changes one row of `sessions`, a table as small as the
+ * number of live sessions.  A trigger keeps the chain, so whatever
+ * inserts a turn (an older program on the same store too) extends it;
+ * the writer here gives prev itself, which spares the trigger's update.
+ *
+ * (Stores made before answers.db keep their unused answer columns.)
+ */
+#define TURNS_VERSION 1
 static const char turns_schema[] = PRAGMAS
 	"CREATE TABLE IF NOT EXISTS turns ("
 	"  id INTEGER PRIMARY KEY,"
@@ -108,8 +124,23 @@ static const char turns_schema[] = PRAGMAS
 	"  category TEXT,"
 	"  request_type TEXT,"
 	"  slots TEXT);"			/* the router's slots, JSON */
-	"CREATE INDEX IF NOT EXISTS turns_by_session ON turns (session, id);"
 	"CREATE INDEX IF NOT EXISTS turns_by_time ON turns (at);";
+
+/* From version 0 (or nothing), under the write lock: see store_upgrade. */
+static const char turns_upgrade[] =
+	"CREATE INDEX IF NOT EXISTS turns_by_session ON turns (session, id);"
+	"ALTER TABLE turns ADD COLUMN prev INTEGER;"	/* the session's previous turn */
+	"UPDATE turns SET prev = (SELECT max(t.id) FROM turns AS t"
+	"  WHERE t.session = turns.session AND t.id < turns.id);"
+	"CREATE TABLE sessions ("
+	"  session TEXT PRIMARY KEY,"
+	"  last INTEGER NOT NULL,"		/* its newest turn */
+	"  at INTEGER NOT NULL"			/* ... and when */
+	") WITHOUT ROWID;"
+	"INSERT INTO sessions (session, last, at) SELECT session, id, at FROM turns"
+	"  WHERE id IN (SELECT max(id) FROM turns GROUP BY session);"
+	"DROP INDEX turns_by_session;"
+	"PRAGMA user_version = 1;";
 
 static const char answers_schema[] = PRAGMAS
 	"CREATE TABLE IF NOT EXISTS answers ("
@@ -162,13 +193,56 @@ note_commit(void *arg, sqlite3 *db, const char *name, int pages)
 }
 
 /*
- * Open (creating it, mode 0600) dir/name with its schema, and forget
- * rows older than the retention with purge_sql.  0, or -1 with err set.
+ * Bring the file to `version` with the script `upgrade` (which ends by
+ * setting user_version), unless it is there already: one read when it
+ * is, so a start does not wait for another process's batch.  The script
+ * runs under the write lock, after a second look, so of processes that
+ * open an old store at once one upgrades it.  An SQLite code, *msg as
+ * sqlite3_exec's.
+ */
+static int
+store_upgrade(sqlite3 *db, int version, const char *upgrade, char **msg)
+{
+	sqlite3_stmt *v = NULL;
+	int rc, have = -1;
+
+	for (int locked = 0; locked < 2; locked++) {
+		if ((rc = prepare(db, "PRAGMA user_version", &v)) != SQLITE_OK)
+			break;
+		if ((rc = sqlite3_step(v)) == SQLITE_ROW) {
+			have = sqlite3_column_int(v, 0);
+			rc = SQLITE_OK;
+		}
+		sqlite3_finalize(v);
+		if (rc != SQLITE_OK || have >= version)
+			break;
+		if (locked) {
+			rc = sqlite3_exec(db, upgrade, NULL, NULL, msg);
+			break;
+		}
+		if ((rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, msg)) != SQLITE_OK)
+			return rc;
+	}
+	if (!sqlite3_get_autocommit(db)) {
+		if (rc == SQLITE_OK)
+			rc = sqlite3_exec(db, "COMMIT", NULL, NULL, msg);
+		if (rc != SQLITE_OK)
+			sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	if (rc != SQLITE_OK && !*msg)
+		*msg = sqlite3_mprintf("%s", sqlite3_errmsg(db));
+	return rc;
+}
+
+/*
+ * Open (creating it, mode 0600) dir/name with its schema (and its
+ * upgrade to version, if any: store_upgrade), and forget rows older than
+ * the retention with purge_sql.  0, or -1 with err set.
  */
 static int
 store_open(struct store *st, const struct cc_config *cfg, const char *dir,
-    const char *name, const char *schema, const char *purge_sql, char *err,
-    size_t errlen)
+    const char *name, const char *schema, int version, const char *upgrade,
+    const char *purge_sql, char *err, size_t errlen)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
 	char *path = cc_xmalloc(n), *msg = NULL;
@@ -202,6 +276,8 @@ store_open(struct store *st, const struct cc_config *cfg, const char *dir,
 		struct timespec pause = { 0, 10000000L };
 
 		setup = sqlite3_exec(st->db, schema, NULL, NULL, &msg);
+		if (setup == SQLITE_OK && upgrade)
+			setup = store_upgrade(st->db, version, upgrade, &msg);
 		if (setup != SQLITE_BUSY || waited >= cfg->lock_timeout_ms)
 			break;
 		sqlite3_free(msg);
@@ -225,7 +301,17 @@ store_open(struct store *st, const struct cc_config *cfg, const char *dir,
 	 */
 	sqlite3_bind_int64(purge, 1, (sqlite3_int64)cfg->now - RETENTION_S);
 	sqlite3_busy_timeout(st->db, 0);
-	sqlite3_step(purge);
+	if (sqlite3_step(purge) == SQLITE_DONE && sqlite3_changes(st->db) > 0 &&
+	    upgrade) {
+		/* the sessions whose newest turn went: sessions.db's only */
+		sqlite3_finalize(purge);
+		purge = NULL;
+		if (prepare(st->db, "DELETE FROM sessions WHERE at < ?1", &purge) ==
+		    SQLITE_OK) {
+			sqlite3_bind_int64(purge, 1, (sqlite3_int64)cfg->now - RETENTION_S);
+			sqlite3_step(purge);
+		}
+	}
 	sqlite3_busy_timeout(st->db, (int)cfg->lock_timeout_ms);
 	rc = 0;
 	goto done;
@@ -257,15 +343,20 @@ lite_open(const struct cc_config *cfg, const char *dir, int flags, char *err,
 	}
 	s->failed = &s->turns;
 	if (store_open(&s->turns, cfg, dir, "sessions.db", turns_schema,
+	    TURNS_VERSION, turns_upgrade,
 	    "DELETE FROM turns WHERE at < ?1", err, errlen) < 0)
 		goto fail;
-	if (prepare(s->turns.db, "SELECT id, at, query, language, agent, category,"
-	    " request_type, slots FROM turns"
-	    " WHERE session = ?1 AND at >= ?2 ORDER BY id DESC LIMIT ?3",
-	    &s->recent) != SQLITE_OK ||
+	if (prepare(s->turns.db, "SELECT last FROM sessions WHERE session = ?1",
+	    &s->last) != SQLITE_OK ||
+	    prepare(s->turns.db, "SELECT prev, at, query, language, agent, category,"
+	    " request_type, slots FROM turns WHERE id = ?1", &s->turn) != SQLITE_OK ||
 	    prepare(s->turns.db, "INSERT INTO turns (session, at, query, language,"
-	    " agent, category, request_type, slots) VALUES (?1,?2,?3,?4,?5,?6,?7,?8)",
-	    &s->add) != SQLITE_OK)
+	    " agent, category, request_type, slots, prev) VALUES (?1,?2,?3,?4,?5,?6,"
+	    "?7,?8, (SELECT last FROM sessions WHERE session = ?1))",
+	    &s->add) != SQLITE_OK ||
+	    prepare(s->turns.db, "INSERT INTO sessions (session, last, at)"
+	    " VALUES (?1, ?2, ?3) ON CONFLICT (session) DO UPDATE"
+	    " SET last = excluded.last, at = excluded.at", &s->head) != SQLITE_OK)
 		goto sqlfail;
 	/* a reader of answers does not write turns: nothing to keep */
 	if ((flags & CC_SESSION_CACHE) && !(flags & CC_SESSION_ANSWERS) &&
@@ -273,13 +364,15 @@ lite_open(const struct cc_config *cfg, const char *dir, int flags, char *err,
 		goto sqlfail;
 	if (flags & CC_SESSION_ANSWERS) {
 		s->failed = &s->answers;
-		if (store_open(&s->answers, cfg, dir, "answers.db", answers_schema,
+		if (store_open(&s->answers, cfg, dir, "answers.db", answers_schema, 0, NULL,
 		    "DELETE FROM answers WHERE at < ?1", err, errlen) < 0)
 			goto fail;
 		if (prepare(s->answers.db, "INSERT OR REPLACE INTO answers (turn, at, answer)"
 		    " VALUES (?1, ?2, ?3)", &s->answer) != SQLITE_OK ||
 		    prepare(s->answers.db, "SELECT answer FROM answers WHERE turn = ?1",
-		    &s->answer_of) != SQLITE_OK)
+		    &s->answer_of) != SQLITE_OK ||
+		    prepare(s->answers.db, "BEGIN", &s->read_begin) != SQLITE_OK ||
+		    prepare(s->answers.db, "COMMIT", &s->read_end) != SQLITE_OK)
 			goto sqlfail;
 	}
 	return s;
@@ -299,10 +392,14 @@ lite_close(void *b)
 	if (!s)
 		return;
 	lite_flush(s);
-	sqlite3_finalize(s->recent);
+	sqlite3_finalize(s->last);
+	sqlite3_finalize(s->turn);
 	sqlite3_finalize(s->add);
+	sqlite3_finalize(s->head);
 	sqlite3_finalize(s->answer);
 	sqlite3_finalize(s->answer_of);
+	sqlite3_finalize(s->read_begin);
+	sqlite3_finalize(s->read_end);
 	/* every statement first: a connection with one is not closed */
 	sqlite3_finalize(s->version);
 	store_close(&s->turns);
@@ -333,40 +430,87 @@ column(sqlite3_stmt *st, int i)
 	return t ? cc_xstrdup((const char *)t) : NULL;
 }
 
+/*
+ * The session's chain, from its newest turn back, until max turns at or
+ * after since are found or it ends: turns older than the retention are
+ * gone, and so is the rest of the chain behind them.
+ */
 static int
 lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
     int max)
 {
 	struct lite *s = b;
 	int n = 0, rc;
+	sqlite3_int64 id = 0;
+	sqlite3_stmt *bad = NULL;	/* reset last, so its error is the one told */
+	int more, reading;
 
-	sqlite3_bind_text(s->recent, 1, session, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s->recent, 2, (sqlite3_int64)since);
-	sqlite3_bind_int(s->recent, 3, max);
-	while (n < max && (rc = sqlite3_step(s->recent)) == SQLITE_ROW) {
-		struct cc_turn *t = &turns[n++];
+	sqlite3_bind_text(s->last, 1, session, -1, SQLITE_STATIC);
+	rc = sqlite3_step(s->last);
+	if ((more = rc == SQLITE_ROW))
+		id = sqlite3_column_int64(s->last, 0);
+	rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
+	/*
+	 * s->last is reset only after the walk: while it is active, the
+	 * walk's statements read in its transaction.  Each one in its own
+	 * (a WAL read lock taken and given up each time) made a memory
+	 * question in cc-respond cost hundreds of microseconds.
+	 */
+	while (more && n < max && rc == SQLITE_DONE) {
+		sqlite3_bind_int64(s->turn, 1, id);
+		if ((rc = sqlite3_step(s->turn)) == SQLITE_ROW) {
+			rc = SQLITE_DONE;
+			more = sqlite3_column_type(s->turn, 0) != SQLITE_NULL;
+			if (sqlite3_column_int64(s->turn, 1) >= (sqlite3_int64)since) {
+				struct cc_turn *t = &turns[n++];
 
-		t->id = sqlite3_column_int64(s->recent, 0);
-		t->at = (time_t)sqlite3_column_int64(s->recent, 1);
-		t->query = column(s->recent, 2);
-		t->language = column(s->recent, 3);
-		t->agent = column(s->recent, 4);
-		t->category = column(s->recent, 5);
-		t->request_type = column(s->recent, 6);
-		t->slots = column(s->recent, 7);
-		t->answer = NULL;
+				t->id = id;
+				t->at = (time_t)sqlite3_column_int64(s->turn, 1);
+				t->query = column(s->turn, 2);
+				t->language = column(s->turn, 3);
+				t->agent = column(s->turn, 4);
+				t->category = column(s->turn, 5);
+				t->request_type = column(s->turn, 6);
+				t->slots = column(s->turn, 7);
+				t->answer = NULL;
+			}
+			id = sqlite3_column_int64(s->turn, 0);
+		} else if (rc == SQLITE_DONE) {
+			more = 0;	/* purged */
+		} else {
+			bad = s->turn;
+			break;
+		}
+		sqlite3_reset(s->turn);
 	}
-	rc = n < max ? rc : SQLITE_DONE;
-	sqlite3_reset(s->recent);
+	sqlite3_reset(s->last);
+	if (bad)
+		sqlite3_reset(bad);
+	bad = NULL;
 	s->failed = &s->turns;
+	/* the answers likewise, in one read of answers.db unless a batch is open */
+	reading = rc == SQLITE_DONE && s->answer_of && n > 0 && !s->answers.in_txn &&
+	    sqlite3_step(s->read_begin) == SQLITE_DONE;
+
+	sqlite3_reset(s->read_begin);
 	for (int i = 0; rc == SQLITE_DONE && s->answer_of && i < n; i++) {
 		sqlite3_bind_int64(s->answer_of, 1, turns[i].id);
 		if ((rc = sqlite3_step(s->answer_of)) == SQLITE_ROW)
 			turns[i].answer = column(s->answer_of, 0);
 		rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
-		sqlite3_reset(s->answer_of);
 		s->failed = &s->answers;
+		if (rc != SQLITE_DONE) {
+			bad = s->answer_of;
+			break;
+		}
+		sqlite3_reset(s->answer_of);
 	}
+	if (reading) {
+		sqlite3_step(s->read_end);	/* a read: nothing to lose */
+		sqlite3_reset(s->read_end);
+	}
+	if (bad)
+		sqlite3_reset(bad);
 	if (rc != SQLITE_DONE) {
 		cc_turns_release(turns, n);
 		return -1;
@@ -477,13 +621,21 @@ lite_add(void *b, const char *session, const struct cc_turn *t)
 	bind_text(s->add, 6, t->category);
 	bind_text(s->add, 7, t->request_type);
 	bind_text(s->add, 8, t->slots);
-	if (sqlite3_step(s->add) == SQLITE_DONE) {
+	if (sqlite3_step(s->add) == SQLITE_DONE)
 		id = sqlite3_last_insert_rowid(s->turns.db);
-	} else {
-		s->failed = &s->turns;
-	}
 	sqlite3_reset(s->add);
 	sqlite3_clear_bindings(s->add);
+	/* the session's newest turn is this one */
+	if (id >= 0) {
+		sqlite3_bind_text(s->head, 1, session, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s->head, 2, id);
+		sqlite3_bind_int64(s->head, 3, (sqlite3_int64)t->at);
+		if (sqlite3_step(s->head) != SQLITE_DONE)
+			id = -1;
+		sqlite3_reset(s->head);
+	}
+	if (id < 0)
+		s->failed = &s->turns;
 	if (batch_end(s, &s->turns) < 0)
 		id = -1;
 	return id;
@@ -559,7 +711,7 @@ state_of(struct lite *s, const char *name)
 	memset(x, 0, sizeof *x);
 	snprintf(x->name, sizeof x->name, "%s", name);
 	snprintf(file, sizeof file, "state-%s.db", name);
-	if (store_open(&x->st, s->cfg, s->dir, file, state_schema,
+	if (store_open(&x->st, s->cfg, s->dir, file, state_schema, 0, NULL,
 	    "DELETE FROM state WHERE at < ?1", err, sizeof err) < 0 ||
 	    prepare(x->st.db, "SELECT value, at FROM state WHERE session = ?1",
 	    &x->get) != SQLITE_OK ||
@@ -733,6 +885,17 @@ lite_admin_file(const char *dir, const char *file, enum cc_store_admin what,
 		    path, sqlite3_changes(db));
 	else
 		goto fail;
+	if (what == CC_STORE_PRUNE && strcmp(table, "turns") == 0) {
+		/* the sessions whose newest turn went (none in a version 0 store) */
+		sqlite3_finalize(st);
+		st = NULL;
+		if (sqlite3_prepare_v2(db, "DELETE FROM sessions WHERE at < ?1", -1, &st,
+		    NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, (sqlite3_int64)before);
+			if (sqlite3_step(st) != SQLITE_DONE)
+				goto fail;
+		}
+	}
 	goto done;
 fail:
 	cc_store_say(out, outlen, "%s: %s\n", path, db ? sqlite3_errmsg(db) : "cannot open");
