@@ -605,3 +605,35 @@ cc_record_stream_free(struct cc_record_stream *s)
 	free(s);
 	return status;
 }
+
+char *
+cc_record_session_id(struct cc_record *rec)
+{
+	static const char *const keys[] = { "session_id", "sessionId" };
+
+	for (int i = 0; i < 2; i++) {
+		size_t n;
+		const char *s = cc_record_str(rec, keys[i], &n);
+		jv v;
+		char *id = NULL;
+
+		if (s && n > 0 && !memchr(s, '\0', n)) {
+			id = cc_xmalloc(n + 1);
+			memcpy(id, s, n);
+			id[n] = '\0';
+			return id;
+		}
+		if (!cc_record_has(rec, keys[i]))
+			continue;
+		v = cc_record_get(rec, keys[i]);
+		if (jv_get_kind(v) == JV_KIND_NUMBER) {
+			jv text = jv_dump_string(jv_copy(v), 0);
+			id = cc_xstrdup(jv_string_value(text));
+			jv_free(text);
+		}
+		jv_free(v);
+		if (id)
+			return id;
+	}
+	return NULL;
+}

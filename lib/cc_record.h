@@ -50,6 +50,12 @@ jv cc_record_at(struct cc_record *rec, const char *path);
 const char *cc_record_raw_at(struct cc_record *rec, const char *path, size_t *len);
 /* The query, or NULL. */
 #define cc_record_query(rec, len) cc_record_str((rec), "query", (len))
+/*
+ * The record's session: session_id, or the specs' sessionId; a number as
+ * its JSON text; an empty string or one holding NUL is none.  Owned
+ * (free), or NULL.
+ */
+char *cc_record_session_id(struct cc_record *rec);
 
 /* What a stage did with a record. */
 enum cc_outcome {

@@ -201,39 +201,6 @@ write_verdict(struct router *rt, struct cc_jw *out, const struct verdict *v)
 	cc_jw_end(out);
 }
 
-/* The session id: session_id, or its alias sessionId; numbers as text. */
-static char *
-session_id(struct cc_record *rec)
-{
-	static const char *const keys[] = { "session_id", "sessionId" };
-
-	for (int i = 0; i < 2; i++) {
-		size_t n;
-		const char *s = cc_record_str(rec, keys[i], &n);
-		jv v;
-		char *id = NULL;
-
-		if (s && n > 0 && !memchr(s, '\0', n)) {
-			id = cc_xmalloc(n + 1);
-			memcpy(id, s, n);
-			id[n] = '\0';
-			return id;
-		}
-		if (!cc_record_has(rec, keys[i]))
-			continue;
-		v = cc_record_get(rec, keys[i]);
-		if (jv_get_kind(v) == JV_KIND_NUMBER) {
-			jv text = jv_dump_string(jv_copy(v), 0);
-			id = cc_xstrdup(jv_string_value(text));
-			jv_free(text);
-		}
-		jv_free(v);
-		if (id)
-			return id;
-	}
-	return NULL;
-}
-
 /* Slot values of a stored turn's slots text into vals[], as the rules' own strings. */
 static void
 parse_slots(struct router *rt, const char *slots, const char **vals)
@@ -373,7 +340,7 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	}
 
 	/* the session's earlier turns within the memory window */
-	sid = rt->no_memory ? NULL : session_id(rec);
+	sid = rt->no_memory ? NULL : cc_record_session_id(rec);
 	if (sid && store(rt)) {
 		n = cc_session_turns(rt->store, sid, rt->cfg.now - rt->window,
 		    &turns, MAX_TURNS);

@@ -60,32 +60,6 @@ store_lost(struct stage *st, unsigned long line, const char *what)
 	st->store_failed = 1;
 }
 
-/* session_id, or its alias sessionId; a number as its text.  Owned. */
-static char *
-session_id(struct cc_record *rec)
-{
-	static const char *const keys[] = { "session_id", "sessionId" };
-
-	for (int i = 0; i < 2; i++) {
-		jv v = cc_record_get(rec, keys[i]);
-		char *id = NULL;
-
-		if (jv_get_kind(v) == JV_KIND_STRING && jv_string_length_bytes(jv_copy(v)) > 0 &&
-		    (size_t)jv_string_length_bytes(jv_copy(v)) == strlen(jv_string_value(v))) {
-			id = cc_xstrdup(jv_string_value(v));
-		} else if (jv_get_kind(v) == JV_KIND_NUMBER) {
-			jv text = jv_dump_string(jv_copy(v), 0);
-
-			id = cc_xstrdup(jv_string_value(text));
-			jv_free(text);
-		}
-		jv_free(v);
-		if (id)
-			return id;
-	}
-	return NULL;
-}
-
 static enum cc_outcome
 process(void *ctx, struct cc_record *rec, struct cc_jw *out)
 {
@@ -120,7 +94,7 @@ process(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	}
 	t.inputs = st->inputs;
 	t.now = st->cfg.now_frozen ? st->cfg.now : time(NULL);
-	if (!st->no_memory && (sid = session_id(rec)) && store(st)) {
+	if (!st->no_memory && (sid = cc_record_session_id(rec)) && store(st)) {
 		rc = cc_session_state_get(st->store, sid, "emotion", &json, NULL);
 		if (rc < 0) {
 			store_lost(st, rec->line, "cannot read session memory");

@@ -143,29 +143,13 @@ call(struct gatekeeper *gk, const char *tool, jv args)
 	return status;
 }
 
-/* The record's session: session_id (or sessionId), a number as text; else -s. */
+/* The record's session (cc_record_session_id), else -s. */
 static char *
 record_session(struct gatekeeper *gk, struct cc_record *rec)
 {
-	static const char *const keys[] = { "session_id", "sessionId" };
+	char *id = cc_record_session_id(rec);
 
-	for (int i = 0; i < 2; i++) {
-		jv v = cc_record_get(rec, keys[i]);
-		char *id = NULL;
-
-		if (jv_get_kind(v) == JV_KIND_STRING) {
-			id = cc_xstrdup(jv_string_value(v));
-		} else if (jv_get_kind(v) == JV_KIND_NUMBER) {
-			jv t = jv_dump_string(jv_copy(v), 0);
-
-			id = cc_xstrdup(jv_string_value(t));
-			jv_free(t);
-		}
-		jv_free(v);
-		if (id)
-			return id;
-	}
-	return gk->session ? cc_xstrdup(gk->session) : NULL;
+	return id ? id : gk->session ? cc_xstrdup(gk->session) : NULL;
 }
 
 /*
