@@ -8,6 +8,14 @@
  *
  * At most `max` sessions are kept, the least recently used given up
  * first: a chained hash for the lookup, a list for the order.
+ *
+ * A session's finished problems ("solved", up to CC_COACH_MAX_SOLVED,
+ * about 5 kB of a busy session's 5.5) are not part of the state kept or
+ * stored: they are the state's history in the store, appended to as
+ * problems are finished, and kept here as what today's recap needs of
+ * them (cc_coach_recap).  Rewriting the whole list with the state every
+ * turn was most of a turn's cost: copying it between jv values, comparing
+ * it, writing its JSON and 5 kB a turn into SQLite's log.
  */
 #include "config.h"
 
@@ -38,6 +46,168 @@ struct cc_coach_states {
 	struct entry *newest, *oldest;
 	struct cc_buf text;		/* the state as written, reused */
 };
+
+/* ---- the history of finished problems ---- */
+
+/* 1 if a history entry (borrows) counts for a recap: finished, not abandoned. */
+static int
+entry_counts(jv e)
+{
+	const char *outcome = cc_coach_get_str(e, "outcome");
+
+	return outcome && strcmp(outcome, "abandoned") != 0;
+}
+
+void
+cc_coach_recap_add(struct cc_coach_recap *r, jv entry)
+{
+	time_t at = cc_coach_get_time(entry, "at");
+	int counts = entry_counts(entry), i;
+
+	if (!r->at) {
+		r->at = cc_xmalloc(CC_COACH_MAX_SOLVED * sizeof *r->at);
+		r->counts = cc_xmalloc(CC_COACH_MAX_SOLVED);
+		r->n = r->oldest = 0;
+	}
+	if (r->n == CC_COACH_MAX_SOLVED) {
+		i = r->oldest;
+		if (r->start && r->counts[i] && r->at[i] >= r->start)
+			r->count--;
+		r->oldest = (r->oldest + 1) % CC_COACH_MAX_SOLVED;
+		r->n--;
+	}
+	i = (r->oldest + r->n++) % CC_COACH_MAX_SOLVED;
+	r->at[i] = at;
+	r->counts[i] = (unsigned char)counts;
+	if (r->start && counts && at >= r->start)
+		r->count++;
+}
+
+jv
+cc_coach_history_load(struct cc_session *s, const char *session, char *err,
+    size_t errlen)
+{
+	char **items;
+	int n = cc_session_history_get(s, session, "coach", CC_COACH_MAX_SOLVED, &items);
+	jv list = jv_array();
+
+	if (n < 0) {
+		jv_free(list);
+		snprintf(err, errlen, "cannot read the session's finished problems: %s",
+		    cc_session_error(s));
+		return jv_invalid();
+	}
+	for (int i = 0; i < n; i++) {
+		jv e = cc_json_parse(items[i], strlen(items[i]));
+
+		/* an entry that is no JSON is left out, as a bad one is by its readers */
+		if (jv_is_valid(e))
+			list = jv_array_append(list, e);
+		else
+			jv_free(e);
+		free(items[i]);
+	}
+	free(items);
+	return list;
+}
+
+static int
+history_add(struct cc_session *s, const char *session, jv e, time_t at,
+    struct cc_buf *b, char *err, size_t errlen)
+{
+	time_t t = cc_coach_get_time(e, "at");
+
+	b->len = 0;
+	cc_json_put(b, e);
+	cc_buf_add(b, "", 1);
+	if (cc_session_history_add(s, session, "coach", b->data, t ? t : at) < 0) {
+		snprintf(err, errlen, "cannot store the session's finished problems: %s",
+		    cc_session_error(s));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+len_of(jv v)
+{
+	return jv_get_kind(v) == JV_KIND_ARRAY ? jv_array_length(jv_copy(v)) : 0;
+}
+
+/* 1 if a[ai..ai+n) equals b[bi..bi+n) (both borrowed). */
+static int
+same_run(jv a, int ai, jv b, int bi, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!jv_equal(jv_array_get(jv_copy(a), ai + i), jv_array_get(jv_copy(b), bi + i)))
+			return 0;
+	return 1;
+}
+
+int
+cc_coach_history_save(struct cc_session *s, const char *session, jv was,
+    jv now, int replace, time_t at, char *err, size_t errlen)
+{
+	struct cc_buf b = {0};
+	int kb = len_of(was), ka = len_of(now), from = -1, rc = 0;
+
+	if (!replace) {
+		/* the fewest entries at now's end that make it was's end and them */
+		for (int m = 0; m <= ka && from < 0; m++) {
+			int overlap = ka - m;
+
+			if (overlap <= kb && (overlap == kb || ka >= CC_COACH_MAX_SOLVED) &&
+			    same_run(was, kb - overlap, now, 0, overlap))
+				from = overlap;
+		}
+		if (from == ka)
+			return 0;
+	}
+	if (from < 0) {
+		from = 0;
+		if (cc_session_history_clear(s, session, "coach") < 0) {
+			snprintf(err, errlen, "cannot store the session's finished problems: %s",
+			    cc_session_error(s));
+			return -1;
+		}
+	}
+	for (int i = from; rc == 0 && i < ka; i++) {
+		jv e = jv_array_get(jv_copy(now), i);
+
+		rc = history_add(s, session, e, at, &b, err, errlen);
+		jv_free(e);
+	}
+	cc_buf_release(&b);
+	return rc;
+}
+
+int
+cc_coach_history_convert(struct cc_session *s, const char *session, jv *coach,
+    time_t now, char *err, size_t errlen)
+{
+	struct cc_buf b = {0};
+	jv solved;
+	int rc;
+
+	if (jv_get_kind(*coach) != JV_KIND_OBJECT ||
+	    !jv_object_has(jv_copy(*coach), cc_jv_name("solved")))
+		return 0;
+	solved = jv_object_get(jv_copy(*coach), cc_jv_name("solved"));
+	*coach = jv_object_delete(*coach, cc_jv_name("solved"));
+	rc = cc_coach_history_save(s, session, jv_null(), solved, 0, now, err, errlen);
+	jv_free(solved);
+	if (rc < 0)
+		return -1;
+	cc_json_put(&b, *coach);
+	cc_buf_add(&b, "", 1);
+	if (cc_session_state_put(s, session, "coach", b.data, now) < 0) {
+		snprintf(err, errlen, "cannot store the session's coach state: %s",
+		    cc_session_error(s));
+		rc = -1;
+	}
+	cc_buf_release(&b);
+	return rc;
+}
 
 struct cc_coach_states *
 cc_coach_states_new(size_t max, size_t max_size)
@@ -171,7 +341,6 @@ keep(struct cc_coach_states *c, const char *session, jv state, size_t size)
 		memset(e, 0, sizeof *e);
 		e->session = cc_xstrdup(session);
 		e->state = jv_null();
-		e->recap.solved = jv_invalid();
 	}
 	if (size > c->max_size) {
 		jv_free(state);
@@ -193,9 +362,10 @@ keep(struct cc_coach_states *c, const char *session, jv state, size_t size)
 
 int
 cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
-    const char *session, jv *state, struct cc_coach_recap **recap, char *err,
-    size_t errlen)
+    const char *session, time_t now, jv *state, struct cc_coach_recap **recap,
+    char *err, size_t errlen)
 {
+	jv history;
 	struct entry *e;
 	char *json = NULL;
 	size_t size = 2;
@@ -239,10 +409,34 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 		jv_free(*state);
 		/* an emotion kept in the coach's own state by hand is not shown */
 		*state = jv_object_delete(v, cc_jv_name("emotion"));
+		/* a state stored before the history: its "solved" becomes that */
+		if (cc_coach_history_convert(s, session, state, now, err, errlen) < 0) {
+			jv_free(*state);
+			*state = jv_object();
+			forget_all(c);
+			return -1;
+		}
+	}
+	history = cc_coach_history_load(s, session, err, errlen);
+	if (!jv_is_valid(history)) {
+		jv_free(*state);
+		*state = jv_object();
+		forget_all(c);
+		return -1;
 	}
 	keep(c, session, jv_copy(*state), size);
-	e = *slot(c, session);
-	*recap = e ? &e->recap : NULL;
+	if ((e = *slot(c, session))) {
+		jv_array_foreach(history, i, h) {
+			cc_coach_recap_add(&e->recap, h);
+			jv_free(h);
+		}
+		e->recap.kept = 1;
+		*recap = &e->recap;
+	} else if (jv_array_length(jv_copy(history)) > 0) {
+		/* not kept: the turn reads the history from the state */
+		*state = jv_object_set(*state, cc_jv_name("solved"), jv_copy(history));
+	}
+	jv_free(history);
 	return 0;
 }
 
@@ -253,7 +447,7 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 {
 	struct entry *e;
 	size_t size;
-	jv cur;
+	jv cur, solved, was;
 
 	if (jv_get_kind(state) != JV_KIND_OBJECT)
 		return 0;	/* nothing is stored: what is kept stays true */
@@ -261,6 +455,41 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 	    jv_object_delete(jv_copy(state), cc_jv_name("emotion")) : jv_copy(state);
 	e = *slot(c, session);
 	size = e ? e->size : 2;
+	/* the problems finished: appended to the history, not kept in the state */
+	solved = jv_object_get(jv_copy(cur), cc_jv_name("solved"));
+	if (jv_is_valid(solved)) {
+		int rc;
+
+		cur = jv_object_delete(cur, cc_jv_name("solved"));
+		if (e && e->recap.kept) {
+			/* the kept turn's state had none: each one is new */
+			rc = cc_coach_history_save(s, session, jv_null(), solved, 0, now,
+			    err, errlen);
+			if (rc == 0 && jv_get_kind(solved) == JV_KIND_ARRAY)
+				jv_array_foreach(solved, i, h) {
+					cc_coach_recap_add(&e->recap, h);
+					jv_free(h);
+				}
+		} else {
+			was = jv_get_kind(before) == JV_KIND_OBJECT ?
+			    jv_object_get(jv_copy(before), cc_jv_name("solved")) : jv_null();
+			rc = cc_coach_history_save(s, session, was, solved, 0, now, err, errlen);
+			jv_free(was);
+		}
+		jv_free(solved);
+		if (rc < 0) {
+			jv_free(cur);
+			forget_all(c);
+			return -1;
+		}
+	} else {
+		jv_free(solved);
+	}
+	if (jv_get_kind(before) == JV_KIND_OBJECT &&
+	    jv_object_has(jv_copy(before), cc_jv_name("solved")))
+		before = jv_object_delete(jv_copy(before), cc_jv_name("solved"));
+	else
+		before = jv_copy(before);
 	if (jv_get_kind(before) != JV_KIND_OBJECT ||
 	    !jv_equal(jv_copy(before), jv_copy(cur))) {
 		struct cc_json_memo none = {0};
@@ -271,6 +500,7 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 		cc_json_memo_release(&none);
 		if (cc_session_state_put(s, session, "coach", c->text.data, now) < 0) {
 			jv_free(cur);
+			jv_free(before);
 			forget_all(c);
 			snprintf(err, errlen, "cannot store the session's coach state: %s",
 			    cc_session_error(s));
@@ -278,6 +508,10 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 		}
 		size = c->text.len;
 	}
-	keep(c, session, cur, size);
+	jv_free(before);
+	if (e)
+		keep(c, session, cur, size);
+	else
+		jv_free(cur);	/* never kept: its history is not */
 	return 0;
 }
