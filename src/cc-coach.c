@@ -420,14 +420,18 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		    &state, &recap, err, sizeof err) < 0)
 			store_lost(st, rec->line, err);
 	}
-	before = jv_copy(state);
+	/* (a kept session's state is compared by its text: no copy to keep) */
+	before = recap ? jv_invalid() : jv_copy(state);
 	cc_coach_turn(&st->data, q, qlen, in_english(rec) ? "en" : "ja", &state,
 	    st->cfg.now, recap, out);
-	if (session && st->store && cc_coach_states_save(st->kept, st->store, session,
-	    before, state, st->cfg.now, err, sizeof err) < 0)
-		store_lost(st, rec->line, err);
+	if (session && st->store) {
+		if (cc_coach_states_save(st->kept, st->store, session, before, state,
+		    st->cfg.now, err, sizeof err) < 0)
+			store_lost(st, rec->line, err);
+	} else {
+		jv_free(state);
+	}
 	jv_free(before);
-	jv_free(state);
 	free(session);
 	return CC_RECORD_SET;
 }

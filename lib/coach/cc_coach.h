@@ -245,18 +245,24 @@ void cc_coach_states_free(struct cc_coach_states *c);
  * gives it but for "emotion", and for "solved" when the session is kept:
  * its history is then in *recap (kept), for cc_coach_turn (valid until
  * the next call with c; NULL when the session is not kept, and the state
- * has its "solved").  This takes the coach state file's write lock for
- * the current batch (a read, a change and its write under one lock).  0, or -1 with err set,
+ * has its "solved").  A kept state is lent, not copied: save gives it
+ * back (a session loaded again without a save is read from the store).
+ * This takes the coach state file's write lock for the current batch (a
+ * read, a change and its write under one lock).  0, or -1 with err set,
  * *state {} and *recap NULL; after -1 nothing is kept.
  */
 int cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 	const char *session, time_t now, jv *state, struct cc_coach_recap **recap,
 	char *err, size_t errlen);
 /*
- * Store state (borrows) if it differs from before (borrows; what load
- * gave), the finished problems it has beyond before's appended to the
- * history, and keep it.  Committed with the store's batch (cc_session_flush),
- * not at once.  0, or -1 with err set; after -1 nothing is kept.
+ * Store state (consumed: kept) if it differs from what load gave, the
+ * finished problems it has beyond before's appended to the history, and
+ * keep it.  before (borrowed) is what load gave, a copy taken before the
+ * turn, needed only when load gave no recap (the session not kept: a
+ * copy would cost the kept ones a copy of their state on their turn's
+ * first change); pass jv_invalid() otherwise.  Committed with the
+ * store's batch (cc_session_flush), not at once.  0, or -1 with err set;
+ * after -1 nothing is kept.
  */
 int cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 	const char *session, jv before, jv state, time_t now, char *err,

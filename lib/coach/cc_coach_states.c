@@ -33,7 +33,8 @@ struct entry {
 	char *session;
 	jv state;			/* the coach part, as stored */
 	size_t size;			/* the length of its text */
-	struct cc_json_memo memo;	/* its members as last written */
+	char *text;			/* the state as stored (NULL: none yet) */
+	int lent;			/* state is the caller's until it saves */
 	struct cc_coach_recap recap;	/* what its turns keep */
 	struct entry *chain;		/* the next in its hash bucket */
 	struct entry *newer, *older;	/* the use order */
@@ -231,7 +232,7 @@ entry_free(struct entry *e)
 {
 	free(e->session);
 	jv_free(e->state);
-	cc_json_memo_release(&e->memo);
+	free(e->text);
 	cc_coach_recap_release(&e->recap);
 	free(e);
 }
@@ -366,6 +367,7 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
     char *err, size_t errlen)
 {
 	jv history;
+	char *stored = NULL;	/* the text of the state as stored */
 	struct entry *e;
 	char *json = NULL;
 	size_t size = 2;
@@ -381,11 +383,21 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 	}
 	if (rc == 1)
 		forget_all(c);
-	if ((e = *slot(c, session))) {
+	if ((e = *slot(c, session)) && e->lent)
+		drop(c, session);	/* loaded and never saved: read it again */
+	else if (e) {
 		unlink_use(c, e);
 		link_newest(c, e);
+		/*
+		 * Lent, not copied: a state held twice is copied whole by the
+		 * turn's first change (libjq's copy on write), every member
+		 * touched, and so is each member object changed while a copy
+		 * holds it too.
+		 */
 		jv_free(*state);
-		*state = jv_copy(e->state);
+		*state = e->state;
+		e->state = jv_null();
+		e->lent = 1;
 		*recap = &e->recap;
 		return 0;
 	}
@@ -399,8 +411,8 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 	if (rc == 1) {
 		jv v = cc_json_parse(json, size = strlen(json));
 
-		free(json);
 		if (jv_get_kind(v) != JV_KIND_OBJECT) {
+			free(json);
 			jv_free(v);
 			snprintf(err, errlen, "the session's stored coach state is not "
 			    "a JSON object");
@@ -409,8 +421,11 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 		jv_free(*state);
 		/* an emotion kept in the coach's own state by hand is not shown */
 		*state = jv_object_delete(v, cc_jv_name("emotion"));
+		stored = json;
+		json = NULL;
 		/* a state stored before the history: its "solved" becomes that */
 		if (cc_coach_history_convert(s, session, state, now, err, errlen) < 0) {
+			free(stored);
 			jv_free(*state);
 			*state = jv_object();
 			forget_all(c);
@@ -419,22 +434,30 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 	}
 	history = cc_coach_history_load(s, session, err, errlen);
 	if (!jv_is_valid(history)) {
+		free(stored);
 		jv_free(*state);
 		*state = jv_object();
 		forget_all(c);
 		return -1;
 	}
-	keep(c, session, jv_copy(*state), size);
+	keep(c, session, jv_null(), size);
 	if ((e = *slot(c, session))) {
+		/* converted: the text is no longer the stored one (NULL: differs) */
+		e->text = stored && !strstr(stored, "\"solved\"") ? stored : NULL;
+		if (e->text != stored)
+			free(stored);
+		e->lent = 1;
 		jv_array_foreach(history, i, h) {
 			cc_coach_recap_add(&e->recap, h);
 			jv_free(h);
 		}
 		e->recap.kept = 1;
 		*recap = &e->recap;
-	} else if (jv_array_length(jv_copy(history)) > 0) {
+	} else {
+		free(stored);
 		/* not kept: the turn reads the history from the state */
-		*state = jv_object_set(*state, cc_jv_name("solved"), jv_copy(history));
+		if (jv_array_length(jv_copy(history)) > 0)
+			*state = jv_object_set(*state, cc_jv_name("solved"), jv_copy(history));
 	}
 	jv_free(history);
 	return 0;
@@ -445,23 +468,26 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
     const char *session, jv before, jv state, time_t now, char *err,
     size_t errlen)
 {
-	struct entry *e;
-	size_t size;
-	jv cur, solved, was;
+	struct entry *e = *slot(c, session);
+	int kept = e && e->recap.kept, changed;
+	jv cur = state, solved;
 
-	if (jv_get_kind(state) != JV_KIND_OBJECT)
-		return 0;	/* nothing is stored: what is kept stays true */
-	cur = jv_object_has(jv_copy(state), cc_jv_name("emotion")) ?
-	    jv_object_delete(jv_copy(state), cc_jv_name("emotion")) : jv_copy(state);
-	e = *slot(c, session);
-	size = e ? e->size : 2;
+	if (jv_get_kind(cur) != JV_KIND_OBJECT) {
+		/* nothing is stored; what was lent is gone: read it again next time */
+		jv_free(cur);
+		if (e)
+			drop(c, session);
+		return 0;
+	}
+	if (jv_object_has(jv_copy(cur), cc_jv_name("emotion")))
+		cur = jv_object_delete(cur, cc_jv_name("emotion"));
 	/* the problems finished: appended to the history, not kept in the state */
-	solved = jv_object_get(jv_copy(cur), cc_jv_name("solved"));
-	if (jv_is_valid(solved)) {
+	if (jv_object_has(jv_copy(cur), cc_jv_name("solved"))) {
 		int rc;
 
+		solved = jv_object_get(jv_copy(cur), cc_jv_name("solved"));
 		cur = jv_object_delete(cur, cc_jv_name("solved"));
-		if (e && e->recap.kept) {
+		if (kept) {
 			/* the kept turn's state had none: each one is new */
 			rc = cc_coach_history_save(s, session, jv_null(), solved, 0, now,
 			    err, errlen);
@@ -471,8 +497,9 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 					jv_free(h);
 				}
 		} else {
-			was = jv_get_kind(before) == JV_KIND_OBJECT ?
+			jv was = jv_get_kind(before) == JV_KIND_OBJECT ?
 			    jv_object_get(jv_copy(before), cc_jv_name("solved")) : jv_null();
+
 			rc = cc_coach_history_save(s, session, was, solved, 0, now, err, errlen);
 			jv_free(was);
 		}
@@ -482,36 +509,40 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 			forget_all(c);
 			return -1;
 		}
+	}
+	/*
+	 * Changed: for a kept session, its text against the text stored (a
+	 * few hundred bytes now that the history is apart); else against
+	 * before.
+	 */
+	c->text.len = 0;
+	cc_json_put(&c->text, cur);
+	cc_buf_add(&c->text, "", 1);
+	c->text.len--;
+	if (kept) {
+		changed = !e->text || strcmp(e->text, c->text.data) != 0;
 	} else {
-		jv_free(solved);
-	}
-	if (jv_get_kind(before) == JV_KIND_OBJECT &&
-	    jv_object_has(jv_copy(before), cc_jv_name("solved")))
-		before = jv_object_delete(jv_copy(before), cc_jv_name("solved"));
-	else
-		before = jv_copy(before);
-	if (jv_get_kind(before) != JV_KIND_OBJECT ||
-	    !jv_equal(jv_copy(before), jv_copy(cur))) {
-		struct cc_json_memo none = {0};
+		jv b = jv_get_kind(before) == JV_KIND_OBJECT ?
+		    jv_object_delete(jv_copy(before), cc_jv_name("solved")) : jv_null();
 
-		/* most turns change a few numbers: the history is copied */
-		c->text.len = 0;
-		cc_json_put_memo(&c->text, cur, e ? &e->memo : &none);
-		cc_json_memo_release(&none);
-		if (cc_session_state_put(s, session, "coach", c->text.data, now) < 0) {
-			jv_free(cur);
-			jv_free(before);
-			forget_all(c);
-			snprintf(err, errlen, "cannot store the session's coach state: %s",
-			    cc_session_error(s));
-			return -1;
-		}
-		size = c->text.len;
+		changed = jv_get_kind(b) != JV_KIND_OBJECT || !jv_equal(b, jv_copy(cur));
 	}
-	jv_free(before);
-	if (e)
-		keep(c, session, cur, size);
-	else
+	if (changed && cc_session_state_put(s, session, "coach", c->text.data, now) < 0) {
+		jv_free(cur);
+		forget_all(c);
+		snprintf(err, errlen, "cannot store the session's coach state: %s",
+		    cc_session_error(s));
+		return -1;
+	}
+	if (!kept) {
 		jv_free(cur);	/* never kept: its history is not */
+		return 0;
+	}
+	if (changed) {
+		free(e->text);
+		e->text = cc_xstrdup(c->text.data);
+	}
+	e->lent = 0;
+	keep(c, session, cur, c->text.len);
 	return 0;
 }

@@ -682,7 +682,6 @@ turn(struct cc_coach_states *c, struct cc_session *s, const char *session,
 	if (cc_coach_states_save(c, s, session, before, st, now, err, sizeof err) < 0)
 		snprintf(o, 256, "error: %s", err);
 	jv_free(before);
-	jv_free(st);
 	return o;
 }
 
