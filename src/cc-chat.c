@@ -1046,8 +1046,17 @@ lines(struct chat *c)
 	free(line);
 }
 
+/*
+ * The concierge front (src/concierge.c) links this file with main named
+ * cc_chat_main, and answers `concierge ask` with it in its own process.
+ */
+#ifndef CC_CHAT_MAIN
+#define CC_CHAT_MAIN main
+#endif
+int CC_CHAT_MAIN(int argc, char **argv);
+
 int
-main(int argc, char **argv)
+CC_CHAT_MAIN(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		CC_COMMON_LONGOPTS,
