@@ -67,7 +67,7 @@ struct state {
 struct lite {
 	struct store turns, answers;	/* answers.db: CC_SESSION_ANSWERS only */
 	struct store *failed;		/* the one whose error is the last */
-	sqlite3_stmt *last, *turn, *add, *head, *answer, *answer_of;
+	sqlite3_stmt *last, *turn, *add, *add_prev, *head, *answer, *answer_of;
 	sqlite3_stmt *read_begin, *read_end;	/* answers.db, for lite_recent */
 	const struct cc_config *cfg;	/* for opening state files later */
 	char *dir;			/* ... in this directory */
@@ -383,6 +383,8 @@ static int lite_flush(void *b);
 #define SQL_ADD "INSERT INTO turns (session, at, query, language, agent," \
 	" category, request_type, slots, prev) VALUES (?1,?2,?3,?4,?5,?6,?7,?8," \
 	" (SELECT last FROM sessions WHERE session = ?1))"
+#define SQL_ADD_PREV "INSERT INTO turns (session, at, query, language, agent," \
+	" category, request_type, slots, prev) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"
 #define SQL_HEAD "INSERT INTO sessions (session, last, at) VALUES (?1, ?2, ?3)" \
 	" ON CONFLICT (session) DO UPDATE SET last = excluded.last, at = excluded.at"
 #define SQL_VERSION "PRAGMA data_version"
@@ -446,6 +448,7 @@ lite_close(void *b)
 	sqlite3_finalize(s->last);
 	sqlite3_finalize(s->turn);
 	sqlite3_finalize(s->add);
+	sqlite3_finalize(s->add_prev);
 	sqlite3_finalize(s->head);
 	sqlite3_finalize(s->answer);
 	sqlite3_finalize(s->answer_of);
@@ -674,27 +677,39 @@ batch_end(struct lite *s, struct store *st)
 	return 0;
 }
 
+/*
+ * The caller's prev is trusted only in the batch whose lock was taken
+ * with a look at data_version (lite_turns_hold): then nobody else can
+ * have written a turn since the caller's turns were checked.  Else the
+ * insert looks the session's head up itself.
+ */
 static long long
-lite_add(void *b, const char *session, const struct cc_turn *t)
+lite_add(void *b, const char *session, const struct cc_turn *t, long long prev)
 {
 	struct lite *s = b;
 	long long id = -1;
+	sqlite3_stmt *add;
 
-	if (!stmt(s, &s->turns, &s->add, SQL_ADD) ||
+	if (prev <= 0 || !s->turns.in_txn || !s->turns.checked)
+		prev = 0;
+	if (!(add = prev ? stmt(s, &s->turns, &s->add_prev, SQL_ADD_PREV) :
+	    stmt(s, &s->turns, &s->add, SQL_ADD)) ||
 	    !stmt(s, &s->turns, &s->head, SQL_HEAD) || batch_begin(s, &s->turns) < 0)
 		return -1;
-	sqlite3_bind_text(s->add, 1, session, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s->add, 2, (sqlite3_int64)t->at);
-	bind_text(s->add, 3, t->query);
-	bind_text(s->add, 4, t->language);
-	bind_text(s->add, 5, t->agent);
-	bind_text(s->add, 6, t->category);
-	bind_text(s->add, 7, t->request_type);
-	bind_text(s->add, 8, t->slots);
-	if (sqlite3_step(s->add) == SQLITE_DONE)
+	sqlite3_bind_text(add, 1, session, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(add, 2, (sqlite3_int64)t->at);
+	bind_text(add, 3, t->query);
+	bind_text(add, 4, t->language);
+	bind_text(add, 5, t->agent);
+	bind_text(add, 6, t->category);
+	bind_text(add, 7, t->request_type);
+	bind_text(add, 8, t->slots);
+	if (prev)
+		sqlite3_bind_int64(add, 9, prev);
+	if (sqlite3_step(add) == SQLITE_DONE)
 		id = sqlite3_last_insert_rowid(s->turns.db);
-	sqlite3_reset(s->add);
-	sqlite3_clear_bindings(s->add);
+	sqlite3_reset(add);
+	sqlite3_clear_bindings(add);
 	/* the session's newest turn is this one */
 	if (id >= 0) {
 		sqlite3_bind_text(s->head, 1, session, -1, SQLITE_STATIC);
