@@ -481,13 +481,23 @@ cc_session_flush(struct cc_session *s)
 long long
 cc_session_add(struct cc_session *s, const char *session, const struct cc_turn *t)
 {
-	long long id = s->ops->add(s->b, session, t);
+	struct recent *e = NULL;
+	long long id, prev = 0;
 
+	/*
+	 * The session's newest turn, when its turns are kept: the backend
+	 * trusts it only within the batch that checked them (SQLite), where
+	 * it spares the insert a look-up of the session's head.
+	 */
+	if (s->cache && (e = s->cache->newest) && strcmp(e->session, session) == 0 &&
+	    e->n > 0)
+		prev = e->turn[e->n - 1].id;
+	id = s->ops->add(s->b, session, t, prev);
 	if (id < 0) {
 		cache_forget(s->cache);
 	} else if (s->cache) {
 		/* mostly the session cc_session_turns just found */
-		struct recent *e = s->cache->newest &&
+		e = s->cache->newest &&
 		    strcmp(s->cache->newest->session, session) == 0 ?
 		    s->cache->newest : cache_find(s->cache, session);
 

@@ -1185,9 +1185,11 @@ take_id(struct pg *p, struct conn *c, long long *id)
 }
 
 static long long
-pg_add(void *b, const char *session, const struct cc_turn *t)
+pg_add(void *b, const char *session, const struct cc_turn *t, long long prev)
 {
 	struct pg *p = b;
+
+	(void)prev;	/* writers take no lock: the server finds the head */
 	struct conn *c = &p->main;
 	char at[24], id[24];
 	const char *v[] = { NULL, session, at, t->query, t->language, t->agent,

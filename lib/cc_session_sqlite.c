@@ -45,8 +45,10 @@ struct store {
 	int in_txn, pending;	/* an open write transaction and its writes */
 	int checked;		/* data_version was looked at in this batch */
 	struct timespec since;
-	sqlite3_stmt *begin, *commit;	/* prepared once: BEGIN, COMMIT */
+	sqlite3_stmt *begin, *commit;	/* prepared at first use: BEGIN, COMMIT */
 	int log_pages;		/* pages in the write-ahead log after our last commit */
+	const char *purge, *purge_heads;	/* in the first batch (store_purge) */
+	time_t purge_before;
 };
 
 /*
@@ -67,7 +69,7 @@ struct state {
 struct lite {
 	struct store turns, answers;	/* answers.db: CC_SESSION_ANSWERS only */
 	struct store *failed;		/* the one whose error is the last */
-	sqlite3_stmt *last, *turn, *add, *head, *answer, *answer_of;
+	sqlite3_stmt *last, *turn, *add, *add_prev, *head, *answer, *answer_of;
 	sqlite3_stmt *read_begin, *read_end;	/* answers.db, for lite_recent */
 	const struct cc_config *cfg;	/* for opening state files later */
 	char *dir;			/* ... in this directory */
@@ -80,12 +82,13 @@ struct lite {
 	int known;
 };
 
-#define PRAGMAS \
-	"PRAGMA journal_mode=WAL;" \
+/* A connection's settings; WAL, once set, is the file's own */
+#define CONNECTION_PRAGMAS \
 	"PRAGMA synchronous=NORMAL;" \
 	/* 8 MB of pages: a busy store's session index outgrows the default \
 	   2 MB and every turn then re-read its pages from the file */ \
 	"PRAGMA cache_size=-8192;"
+#define PRAGMAS "PRAGMA journal_mode=WAL;" CONNECTION_PRAGMAS
 
 /*
  * The log's checkpoints (note_commit): a batch rewrites the same index
@@ -143,6 +146,15 @@ static const char turns_upgrade[] =
 	"  WHERE id IN (SELECT max(id) FROM turns GROUP BY session);"
 	"DROP INDEX turns_by_session;"
 	"PRAGMA user_version = 1;";
+
+/*
+ * answers.db and the state files, version 1: their schema is there (a
+ * file of version 0 may or may not have it, and is set up again).  It
+ * spares every later open the schema's statements: with the version
+ * current, an open reads PRAGMA user_version and nothing else.
+ */
+#define SETUP_VERSION 1
+static const char setup_upgrade[] = "PRAGMA user_version = 1;";
 
 static const char answers_schema[] = PRAGMAS
 	"CREATE TABLE IF NOT EXISTS answers ("
@@ -236,10 +248,27 @@ store_upgrade(sqlite3 *db, int version, const char *upgrade, char **msg)
 	return rc;
 }
 
+/* 1 when the file is at version or later: its schema is there. */
+static int
+store_current(sqlite3 *db, int version)
+{
+	sqlite3_stmt *v = NULL;
+	int have = -1;
+
+	if (prepare(db, "PRAGMA user_version", &v) == SQLITE_OK &&
+	    sqlite3_step(v) == SQLITE_ROW)
+		have = sqlite3_column_int(v, 0);
+	sqlite3_finalize(v);
+	return have >= version;
+}
+
 /*
  * Open (creating it, mode 0600) dir/name with its schema (and its
- * upgrade to version, if any: store_upgrade), and forget rows older than
- * the retention with purge_sql.  0, or -1 with err set.
+ * upgrade to version: store_upgrade), and have rows older than the
+ * retention forgotten with purge_sql in its first batch.  A file of the
+ * version costs one PRAGMA: the schema's statements, the upgrade's check
+ * and the purge's write lock were most of a cold question's session
+ * memory (2.3 of 3.2 million instructions).  0, or -1 with err set.
  */
 static int
 store_open(struct store *st, const struct cc_config *cfg, const char *dir,
@@ -248,7 +277,6 @@ store_open(struct store *st, const struct cc_config *cfg, const char *dir,
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
 	char *path = cc_xmalloc(n), *msg = NULL;
-	sqlite3_stmt *purge = NULL;
 	int rc = -1, setup;
 
 	st->log_pages = 0;
@@ -277,6 +305,14 @@ store_open(struct store *st, const struct cc_config *cfg, const char *dir,
 	for (long waited = 0;; waited += 10) {
 		struct timespec pause = { 0, 10000000L };
 
+		if (waited == 0 && store_current(st->db, version)) {
+			setup = sqlite3_exec(st->db, CONNECTION_PRAGMAS, NULL, NULL, &msg);
+			if (setup == SQLITE_OK)
+				break;
+			sqlite3_free(msg);
+			msg = NULL;
+		}
+
 		setup = sqlite3_exec(st->db, schema, NULL, NULL, &msg);
 		if (setup == SQLITE_OK && upgrade)
 			setup = store_upgrade(st->db, version, upgrade, &msg);
@@ -292,42 +328,82 @@ store_open(struct store *st, const struct cc_config *cfg, const char *dir,
 		goto done;
 	}
 	sqlite3_wal_hook(st->db, note_commit, st);
-	if (prepare(st->db, purge_sql, &purge) != SQLITE_OK ||
-	    prepare(st->db, "BEGIN IMMEDIATE", &st->begin) != SQLITE_OK ||
-	    prepare(st->db, "COMMIT", &st->commit) != SQLITE_OK)
-		goto sqlfail;
-	/*
-	 * Forget old conversations.  A busy store just keeps them a while
-	 * longer: this must not wait for the lock, or a store held by another
-	 * process cost every start-up the whole lock timeout for nothing.
-	 */
-	sqlite3_bind_int64(purge, 1, (sqlite3_int64)cfg->now - RETENTION_S);
-	sqlite3_busy_timeout(st->db, 0);
-	if (sqlite3_step(purge) == SQLITE_DONE && sqlite3_changes(st->db) > 0 &&
-	    upgrade) {
-		/* the sessions whose newest turn went: sessions.db's only */
-		sqlite3_finalize(purge);
-		purge = NULL;
-		if (prepare(st->db, "DELETE FROM sessions WHERE at < ?1", &purge) ==
-		    SQLITE_OK) {
-			sqlite3_bind_int64(purge, 1, (sqlite3_int64)cfg->now - RETENTION_S);
-			sqlite3_step(purge);
-		}
-	}
-	sqlite3_busy_timeout(st->db, (int)cfg->lock_timeout_ms);
+	st->purge = purge_sql;
+	st->purge_before = cfg->now - RETENTION_S;
 	rc = 0;
 	goto done;
 sqlfail:
 	snprintf(err, errlen, "'%s': %s", path,
 	    st->db ? sqlite3_errmsg(st->db) : "cannot open");
 done:
-	sqlite3_finalize(purge);
 	free(path);
 	return rc;
 }
 
+/*
+ * Forget old conversations, in the first batch a connection writes: it
+ * holds the write lock then anyway, where a purge at the open took the
+ * lock for itself (and must not wait for it) even in a process that only
+ * reads.  A file nobody writes keeps its rows until one does (or until
+ * cc-store prune).  A purge that fails leaves the rows for the next
+ * process; if SQLite rolled the batch back for it, the batch begins again.
+ */
+static void
+store_purge(struct store *st)
+{
+	sqlite3_stmt *purge = NULL;
+	const char *sql = st->purge;
+
+	st->purge = NULL;
+	if (prepare(st->db, sql, &purge) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(purge, 1, (sqlite3_int64)st->purge_before);
+	if (sqlite3_step(purge) == SQLITE_DONE && sqlite3_changes(st->db) > 0 &&
+	    st->purge_heads) {
+		/* the sessions whose newest turn went: sessions.db's only */
+		sqlite3_finalize(purge);
+		purge = NULL;
+		if (prepare(st->db, st->purge_heads, &purge) == SQLITE_OK) {
+			sqlite3_bind_int64(purge, 1, (sqlite3_int64)st->purge_before);
+			sqlite3_step(purge);
+		}
+	}
+	sqlite3_finalize(purge);
+}
+
 static void lite_close(void *b);
 static int lite_flush(void *b);
+
+/*
+ * The statements, each prepared at its first use: a process that asks
+ * one question uses a few of them, and preparing them all cost a cold
+ * question half a million instructions.
+ */
+#define SQL_LAST "SELECT last FROM sessions WHERE session = ?1"
+#define SQL_TURN "SELECT prev, at, query, language, agent, category," \
+	" request_type, slots FROM turns WHERE id = ?1"
+#define SQL_ADD "INSERT INTO turns (session, at, query, language, agent," \
+	" category, request_type, slots, prev) VALUES (?1,?2,?3,?4,?5,?6,?7,?8," \
+	" (SELECT last FROM sessions WHERE session = ?1))"
+#define SQL_ADD_PREV "INSERT INTO turns (session, at, query, language, agent," \
+	" category, request_type, slots, prev) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"
+#define SQL_HEAD "INSERT INTO sessions (session, last, at) VALUES (?1, ?2, ?3)" \
+	" ON CONFLICT (session) DO UPDATE SET last = excluded.last, at = excluded.at"
+#define SQL_VERSION "PRAGMA data_version"
+#define SQL_ANSWER "INSERT OR REPLACE INTO answers (turn, at, answer) VALUES (?1, ?2, ?3)"
+#define SQL_ANSWER_OF "SELECT answer FROM answers WHERE turn = ?1"
+
+/* *st, prepared on f's connection if it is not yet; NULL on an error. */
+static sqlite3_stmt *
+stmt(struct lite *s, struct store *f, sqlite3_stmt **st, const char *sql)
+{
+	if (!*st && (!f->db || prepare(f->db, sql, st) != SQLITE_OK)) {
+		sqlite3_finalize(*st);
+		*st = NULL;
+		s->failed = f;
+	}
+	return *st;
+}
 
 static void *
 lite_open(const struct cc_config *cfg, const char *dir, int flags, char *err,
@@ -348,39 +424,16 @@ lite_open(const struct cc_config *cfg, const char *dir, int flags, char *err,
 	    TURNS_VERSION, turns_upgrade,
 	    "DELETE FROM turns WHERE at < ?1", err, errlen) < 0)
 		goto fail;
-	if (prepare(s->turns.db, "SELECT last FROM sessions WHERE session = ?1",
-	    &s->last) != SQLITE_OK ||
-	    prepare(s->turns.db, "SELECT prev, at, query, language, agent, category,"
-	    " request_type, slots FROM turns WHERE id = ?1", &s->turn) != SQLITE_OK ||
-	    prepare(s->turns.db, "INSERT INTO turns (session, at, query, language,"
-	    " agent, category, request_type, slots, prev) VALUES (?1,?2,?3,?4,?5,?6,"
-	    "?7,?8, (SELECT last FROM sessions WHERE session = ?1))",
-	    &s->add) != SQLITE_OK ||
-	    prepare(s->turns.db, "INSERT INTO sessions (session, last, at)"
-	    " VALUES (?1, ?2, ?3) ON CONFLICT (session) DO UPDATE"
-	    " SET last = excluded.last, at = excluded.at", &s->head) != SQLITE_OK)
-		goto sqlfail;
-	/* a reader of answers does not write turns: nothing to keep */
-	if ((flags & CC_SESSION_CACHE) && !(flags & CC_SESSION_ANSWERS) &&
-	    prepare(s->turns.db, "PRAGMA data_version", &s->version) != SQLITE_OK)
-		goto sqlfail;
+	s->turns.purge_heads = "DELETE FROM sessions WHERE at < ?1";
+	/* the statements are prepared at their first use (stmt) */
 	if (flags & CC_SESSION_ANSWERS) {
 		s->failed = &s->answers;
-		if (store_open(&s->answers, cfg, dir, "answers.db", answers_schema, 0, NULL,
+		if (store_open(&s->answers, cfg, dir, "answers.db", answers_schema,
+		    SETUP_VERSION, setup_upgrade,
 		    "DELETE FROM answers WHERE at < ?1", err, errlen) < 0)
 			goto fail;
-		if (prepare(s->answers.db, "INSERT OR REPLACE INTO answers (turn, at, answer)"
-		    " VALUES (?1, ?2, ?3)", &s->answer) != SQLITE_OK ||
-		    prepare(s->answers.db, "SELECT answer FROM answers WHERE turn = ?1",
-		    &s->answer_of) != SQLITE_OK ||
-		    prepare(s->answers.db, "BEGIN", &s->read_begin) != SQLITE_OK ||
-		    prepare(s->answers.db, "COMMIT", &s->read_end) != SQLITE_OK)
-			goto sqlfail;
 	}
 	return s;
-sqlfail:
-	snprintf(err, errlen, "%s: %s", s->failed == &s->answers ? "answers.db" :
-	    "sessions.db", sqlite3_errmsg(s->failed->db));
 fail:
 	lite_close(s);
 	return NULL;
@@ -397,6 +450,7 @@ lite_close(void *b)
 	sqlite3_finalize(s->last);
 	sqlite3_finalize(s->turn);
 	sqlite3_finalize(s->add);
+	sqlite3_finalize(s->add_prev);
 	sqlite3_finalize(s->head);
 	sqlite3_finalize(s->answer);
 	sqlite3_finalize(s->answer_of);
@@ -450,8 +504,15 @@ lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
 	int n = 0, rc;
 	sqlite3_int64 id = 0;
 	sqlite3_stmt *bad = NULL;	/* reset last, so its error is the one told */
-	int more, reading;
+	int more, reading, answers = s->answers.db != NULL;
 
+	if (!stmt(s, &s->turns, &s->last, SQL_LAST) ||
+	    !stmt(s, &s->turns, &s->turn, SQL_TURN))
+		return -1;
+	if (answers && (!stmt(s, &s->answers, &s->answer_of, SQL_ANSWER_OF) ||
+	    !stmt(s, &s->answers, &s->read_begin, "BEGIN") ||
+	    !stmt(s, &s->answers, &s->read_end, "COMMIT")))
+		return -1;
 	sqlite3_bind_text(s->last, 1, session, -1, SQLITE_STATIC);
 	rc = sqlite3_step(s->last);
 	if ((more = rc == SQLITE_ROW))
@@ -496,11 +557,12 @@ lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
 	bad = NULL;
 	s->failed = &s->turns;
 	/* the answers likewise, in one read of answers.db unless a batch is open */
-	reading = rc == SQLITE_DONE && s->answer_of && n > 0 && !s->answers.in_txn &&
+	reading = rc == SQLITE_DONE && answers && n > 0 && !s->answers.in_txn &&
 	    sqlite3_step(s->read_begin) == SQLITE_DONE;
 
-	sqlite3_reset(s->read_begin);
-	for (int i = 0; rc == SQLITE_DONE && s->answer_of && i < n; i++) {
+	if (answers)
+		sqlite3_reset(s->read_begin);
+	for (int i = 0; rc == SQLITE_DONE && answers && i < n; i++) {
 		sqlite3_bind_int64(s->answer_of, 1, turns[i].id);
 		if ((rc = sqlite3_step(s->answer_of)) == SQLITE_ROW)
 			turns[i].answer = column(s->answer_of, 0);
@@ -593,11 +655,21 @@ batch_begin(struct lite *s, struct store *st)
 
 	if (st->in_txn)
 		return 0;
+	if ((!st->begin && prepare(st->db, "BEGIN IMMEDIATE", &st->begin) != SQLITE_OK) ||
+	    (!st->commit && prepare(st->db, "COMMIT", &st->commit) != SQLITE_OK)) {
+		s->failed = st;
+		return -1;
+	}
 	rc = sqlite3_step(st->begin);
 	sqlite3_reset(st->begin);
 	if (rc != SQLITE_DONE) {
 		s->failed = st;
 		return -1;
+	}
+	if (st->purge) {
+		store_purge(st);
+		if (sqlite3_get_autocommit(st->db))	/* rolled back: again */
+			return batch_begin(s, st);
 	}
 	st->in_txn = 1;
 	clock_gettime(CLOCK_MONOTONIC, &st->since);
@@ -612,26 +684,39 @@ batch_end(struct lite *s, struct store *st)
 	return 0;
 }
 
+/*
+ * The caller's prev is trusted only in the batch whose lock was taken
+ * with a look at data_version (lite_turns_hold): then nobody else can
+ * have written a turn since the caller's turns were checked.  Else the
+ * insert looks the session's head up itself.
+ */
 static long long
-lite_add(void *b, const char *session, const struct cc_turn *t)
+lite_add(void *b, const char *session, const struct cc_turn *t, long long prev)
 {
 	struct lite *s = b;
 	long long id = -1;
+	sqlite3_stmt *add;
 
-	if (batch_begin(s, &s->turns) < 0)
+	if (prev <= 0 || !s->turns.in_txn || !s->turns.checked)
+		prev = 0;
+	if (!(add = prev ? stmt(s, &s->turns, &s->add_prev, SQL_ADD_PREV) :
+	    stmt(s, &s->turns, &s->add, SQL_ADD)) ||
+	    !stmt(s, &s->turns, &s->head, SQL_HEAD) || batch_begin(s, &s->turns) < 0)
 		return -1;
-	sqlite3_bind_text(s->add, 1, session, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(s->add, 2, (sqlite3_int64)t->at);
-	bind_text(s->add, 3, t->query);
-	bind_text(s->add, 4, t->language);
-	bind_text(s->add, 5, t->agent);
-	bind_text(s->add, 6, t->category);
-	bind_text(s->add, 7, t->request_type);
-	bind_text(s->add, 8, t->slots);
-	if (sqlite3_step(s->add) == SQLITE_DONE)
+	sqlite3_bind_text(add, 1, session, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(add, 2, (sqlite3_int64)t->at);
+	bind_text(add, 3, t->query);
+	bind_text(add, 4, t->language);
+	bind_text(add, 5, t->agent);
+	bind_text(add, 6, t->category);
+	bind_text(add, 7, t->request_type);
+	bind_text(add, 8, t->slots);
+	if (prev)
+		sqlite3_bind_int64(add, 9, prev);
+	if (sqlite3_step(add) == SQLITE_DONE)
 		id = sqlite3_last_insert_rowid(s->turns.db);
-	sqlite3_reset(s->add);
-	sqlite3_clear_bindings(s->add);
+	sqlite3_reset(add);
+	sqlite3_clear_bindings(add);
 	/* the session's newest turn is this one */
 	if (id >= 0) {
 		sqlite3_bind_text(s->head, 1, session, -1, SQLITE_STATIC);
@@ -654,7 +739,8 @@ lite_answer(void *b, long long turn, const char *answer, time_t at)
 	struct lite *s = b;
 	int rc;
 
-	if (!s->answer || batch_begin(s, &s->answers) < 0)
+	if (!s->answers.db || !stmt(s, &s->answers, &s->answer, SQL_ANSWER) ||
+	    batch_begin(s, &s->answers) < 0)
 		return -1;
 	sqlite3_bind_int64(s->answer, 1, turn);
 	sqlite3_bind_int64(s->answer, 2, (sqlite3_int64)at);
@@ -681,6 +767,8 @@ lite_turns_hold(void *b)
 	sqlite3_int64 v;
 	int changed;
 
+	if (!stmt(s, &s->turns, &s->version, SQL_VERSION))
+		return -1;
 	if (s->turns.in_txn && cc_store_elapsed_ns(&s->turns.since) >= BATCH_NS &&
 	    store_flush(s, &s->turns) < 0)
 		return -1;
@@ -718,7 +806,8 @@ state_of(struct lite *s, const char *name)
 	memset(x, 0, sizeof *x);
 	snprintf(x->name, sizeof x->name, "%s", name);
 	snprintf(file, sizeof file, "state-%s.db", name);
-	if (store_open(&x->st, s->cfg, s->dir, file, state_schema, 0, NULL,
+	if (store_open(&x->st, s->cfg, s->dir, file, state_schema, SETUP_VERSION,
+	    setup_upgrade,
 	    "DELETE FROM state WHERE at < ?1", err, sizeof err) < 0 ||
 	    prepare(x->st.db, "SELECT value, at FROM state WHERE session = ?1",
 	    &x->get) != SQLITE_OK ||

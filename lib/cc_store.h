@@ -36,7 +36,10 @@ struct cc_store_ops {
 	int (*transient)(void *b);
 	int (*recent)(void *b, const char *session, time_t since,
 	    struct cc_turn *turns, int max);
-	long long (*add)(void *b, const char *session, const struct cc_turn *t);
+	/* prev: the session's newest turn when the caller knows it (its
+	   turns kept, checked in this batch), else 0 */
+	long long (*add)(void *b, const char *session, const struct cc_turn *t,
+	    long long prev);
 	int (*answer)(void *b, long long turn, const char *answer, time_t at);
 	int (*flush)(void *b);
 	int (*turns_hold)(void *b);

@@ -212,6 +212,51 @@ new_session_id(void)
 
 /* ---- reading the output record ---- */
 
+/*
+ * The answer's few members read from the checked text, not from a jv of
+ * the whole record: its retrieval and debug trace (kilobytes) made
+ * building one a twelfth of a cold question.  A record with escaped
+ * member names (matched byte-wise in the text) is read as a jv.
+ */
+static jv
+member_at(const struct cc_json_doc *doc, const char *key, const char *sub)
+{
+	const struct cc_json_field *f;
+	jv v;
+
+	if (doc->needs_rewrite) {
+		v = cc_json_to_jv(doc->text.data, doc->text.len);
+		v = jv_object_get(v, jv_string(key));
+		if (sub && jv_get_kind(v) == JV_KIND_OBJECT)
+			v = jv_object_get(v, jv_string(sub));
+		else if (sub) {
+			jv_free(v);
+			v = jv_null();
+		}
+	} else if (!(f = cc_json_field(doc, key)) ||
+	    (sub && !(f = cc_json_subfield(doc, f, sub)))) {
+		return jv_invalid();
+	} else {
+		v = cc_json_to_jv(doc->text.data + f->val_at, f->val_len);
+	}
+	if (jv_get_kind(v) == JV_KIND_NULL) {	/* as get() reads it */
+		jv_free(v);
+		v = jv_invalid();
+	}
+	return v;
+}
+
+/* 1 if the record has member key, not null. */
+static int
+has_member(const struct cc_json_doc *doc, const char *key)
+{
+	jv v = member_at(doc, key, NULL);
+	int has = jv_is_valid(v);
+
+	jv_free(v);
+	return has;
+}
+
 /* The member at a dotted path ("route.agent", "retrieval.results.0"); owned. */
 static jv
 get(jv v, const char *path)
@@ -700,21 +745,24 @@ show:
 		cc_warn("the pipeline gave no answer (exit status %d)", status);
 	} else {
 		size_t len = (size_t)(nl - out.data);
-		jv r = cc_json_parse(out.data, len);
+		struct cc_json_doc doc = {0};
+		int is_record = cc_json_scan(&doc, out.data, len) == 0 &&
+		    doc.text.len && doc.text.data[0] == '{';
+		jv r = jv_invalid();
 
-		if (jv_get_kind(r) != JV_KIND_OBJECT) {
+		if (!is_record) {
 			cc_warn("the pipeline wrote something that is not a record");
 			if (status < CC_EXIT_INTERNAL)
 				status = CC_EXIT_INTERNAL;
 		} else if (c->json) {
 			fwrite(out.data, 1, len, stdout);
 			putchar('\n');
-		} else if (jv_is_valid(get(r, "error"))) {
+		} else if (has_member(&doc, "error")) {
 			/* the stage said why on stderr */
 			if (status < CC_EXIT_DATA)
 				status = CC_EXIT_DATA;
 		} else {
-			jv text = get(r, "response.text");
+			jv text = member_at(&doc, "response", "text");
 
 			if (st.any) {
 				if (!st.last_newline)
@@ -724,15 +772,20 @@ show:
 				    (size_t)jv_string_length_bytes(jv_copy(text)));
 				putchar('\n');
 			} else {
+				r = cc_json_to_jv(doc.text.data, doc.text.len);
 				show_fallback(c, r);
 				putchar('\n');
 			}
 			jv_free(text);
 		}
 		check_output(c);
-		if (c->debug && jv_get_kind(r) == JV_KIND_OBJECT)
+		if (c->debug && is_record) {
+			if (!jv_is_valid(r))
+				r = cc_json_to_jv(doc.text.data, doc.text.len);
 			show_debug(r);
+		}
 		jv_free(r);
+		cc_json_doc_release(&doc);
 		if (out.len > len + 1) {
 			/* one record in owes one out: a stage that breaks that is
 			 * not to be trusted with the next question */
@@ -993,8 +1046,17 @@ lines(struct chat *c)
 	free(line);
 }
 
+/*
+ * The concierge front (src/concierge.c) links this file with main named
+ * cc_chat_main, and answers `concierge ask` with it in its own process.
+ */
+#ifndef CC_CHAT_MAIN
+#define CC_CHAT_MAIN main
+#endif
+int CC_CHAT_MAIN(int argc, char **argv);
+
 int
-main(int argc, char **argv)
+CC_CHAT_MAIN(int argc, char **argv)
 {
 	static const struct option opts[] = {
 		CC_COMMON_LONGOPTS,
