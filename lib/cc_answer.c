@@ -154,14 +154,11 @@ static const char *
 pstr(const struct passages *ps, int i, int k, jv *keep)
 {
 	struct passage *p = passage(ps, i);
-	jv s;
 
 	(void)keep;
 	if (p->str[k] || !p->val[k] || *p->val[k] != '"')
 		return p->str[k];
-	s = cc_json_to_jv(p->val[k], p->len[k]);	/* escapes: decoded */
-	p->dec[k] = cc_xstrdup(jv_string_value(s));
-	jv_free(s);
+	p->dec[k] = cc_json_unescape(p->val[k], p->len[k]);	/* escapes */
 	return p->str[k] = p->dec[k];
 }
 
