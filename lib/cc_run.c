@@ -198,6 +198,8 @@ readable(int fd, int ms)
  * cc_record_run() does: no record sits in a buffer while input is quiet.
  */
 #define CHUNK 65536
+/* A worker hands its records to the parent in chunks of this size. */
+#define SEND_CHUNK (1 << 18)
 
 /* ---- one process: the chain over the stream itself ---- */
 
@@ -255,7 +257,7 @@ run_here(struct cc_chain *c, const char *last, int unbuffered, int in, int outfd
 		if ((n = getline(&line, &cap, f)) < 0)
 			break;
 		cc_chain_line(c, line, (size_t)n, &out);
-		if ((unbuffered || out.len >= CHUNK) && hand_on(outfd, &out) < 0) {
+		if ((unbuffered || out.len >= SEND_CHUNK) && hand_on(outfd, &out) < 0) {
 			failed = 1;
 			err = errno;
 			break;
@@ -300,6 +302,23 @@ get_u64(const char *p)
 
 /* ---- a worker: frames in, the chain, frames out ---- */
 
+/*
+ * Hand the records to the parent.  The stages have committed what they
+ * keep elsewhere record by record (cc_chain_line): a chain must not hold
+ * cc-route's batch of turns while its cc-respond waits for the answers'
+ * lock, which another worker's cc-respond may hold while its cc-route
+ * waits for the turns' (two stage processes never hold both).
+ */
+static int
+send(struct cc_chain *c, int fd, struct cc_buf *out)
+{
+	(void)c;
+	if (write_all(fd, out->data, out->len) < 0)
+		return -1;
+	out->len = 0;
+	return 0;
+}
+
 static _Noreturn void
 worker(char *const *names, size_t n, int unbuffered, int in, int outfd)
 {
@@ -330,24 +349,18 @@ worker(char *const *names, size_t n, int unbuffered, int in, int outfd)
 			    &out);
 			put_u64(out.data + o, out.len - o - OUT_HEAD);
 			at += IN_HEAD + (size_t)len;
-			if ((unbuffered || out.len >= CHUNK) &&
-			    write_all(outfd, out.data, out.len) < 0) {
+			if ((unbuffered || out.len >= SEND_CHUNK) && send(c, outfd, &out) < 0) {
 				failed = 1;
 				break;
 			}
-			if (unbuffered || out.len >= CHUNK)
-				out.len = 0;
 			continue;
 		}
 		if (eof)
 			break;
 		/* about to read: nothing may wait in a buffer meanwhile */
-		if (out.len && !readable(in, 0)) {
-			if (write_all(outfd, out.data, out.len) < 0) {
-				failed = 1;
-				break;
-			}
-			out.len = 0;
+		if (out.len && !readable(in, 0) && send(c, outfd, &out) < 0) {
+			failed = 1;
+			break;
 		}
 		if (!readable(in, 0) && !readable(in, CC_RECORD_IDLE_MS))
 			cc_chain_idle(c);
@@ -524,6 +537,93 @@ take(int fd, struct cc_buf *b)
 	return 0;
 }
 
+/*
+ * Read input into b until its first record (a line that is not blank) is
+ * whole, or the input ends: 1 if that record is in a session.
+ */
+static int
+first_in_session(int in, struct cc_buf *b, int *eof, struct cc_json_doc *doc)
+{
+	size_t at = 0;
+
+	for (;;) {
+		char *nl;
+		ssize_t r;
+
+		while ((nl = memchr(b->data + at, '\n', b->len - at))) {
+			size_t len = (size_t)(nl - (b->data + at)) + 1;
+
+			if (!blank(b->data + at, len)) {
+				char *id = cc_record_line_session(doc, b->data + at, len);
+
+				free(id);
+				return id != NULL;
+			}
+			at += len;
+		}
+		if (*eof)
+			return 0;
+		cc_buf_grow_to(b, 1 << 16);
+		while ((r = read(in, b->data + b->len, b->cap - b->len - 1)) < 0 &&
+		    errno == EINTR)
+			;
+		if (r <= 0) {
+			*eof = 1;	/* an error is read again, and told, later */
+			if (at < b->len && !blank(b->data + at, b->len - at)) {
+				char *id = cc_record_line_session(doc, b->data + at,
+				    b->len - at);
+
+				free(id);
+				return id != NULL;
+			}
+			return 0;
+		}
+		b->len += (size_t)r;
+	}
+}
+
+/*
+ * Run the stage processes on the whole input: what was read already,
+ * then the rest, through a pipe that a child fills.
+ */
+static _Noreturn void
+delegate(char *const *argv, const char *stages, int in, struct cc_buf *b)
+{
+	int p[2];
+	pid_t pid;
+
+	if (pipe(p) < 0 || (pid = fork()) < 0)
+		cc_die(CC_EXIT_INTERNAL, "cannot start the stage processes: %s",
+		    strerror(errno));
+	if (pid == 0) {		/* the feeder */
+		char buf[1 << 16];
+		ssize_t r;
+
+		close(p[0]);
+		close(1);	/* a reader waits for the stages' output alone */
+		signal(SIGPIPE, SIG_IGN);	/* the stages left: stop quietly */
+		if (write_all(p[1], b->data, b->len) < 0)
+			_exit(0);
+		while ((r = read(in, buf, sizeof buf)) != 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			if (r < 0 || write_all(p[1], buf, (size_t)r) < 0)
+				break;
+		}
+		_exit(0);
+	}
+	close(p[1]);
+	if (dup2(p[0], 0) < 0)
+		cc_die(CC_EXIT_INTERNAL, "dup2: %s", strerror(errno));
+	close(p[0]);
+	if (in != 0)
+		close(in);
+	if (stages && setenv("CC_STAGES", stages, 1) < 0)
+		cc_die(CC_EXIT_INTERNAL, "setenv: %s", strerror(errno));
+	execv(argv[0], argv);
+	cc_die(CC_EXIT_USAGE, "cannot run '%s': %s", argv[0], strerror(errno));
+}
+
 int
 cc_run(char *const *names, size_t n, const struct cc_run_options *o,
     int in, int outfd)
@@ -557,6 +657,9 @@ cc_run(char *const *names, size_t n, const struct cc_run_options *o,
 		}
 		return run_here(c, names[n - 1], o->unbuffered, in, outfd);
 	}
+
+	if (o->processes && first_in_session(in, &inb, &in_eof, &doc))
+		delegate(o->processes, o->processes_stages, in, &inb);
 
 	memset(hands, 0, sizeof hands);
 	said = cc_xmalloc(MSG_BUCKETS * sizeof *said);
