@@ -894,18 +894,64 @@ cc_run(char *const *names, size_t n, const struct cc_run_options *o,
 		stop = 1;
 		cannot_write(names[n - 1], write_err);
 		worst = CC_EXIT_INTERNAL;
+	} else if (stop) {
+		/*
+		 * A worker ended with records owed: the others finish what
+		 * they have (their records are not written: the stream stops
+		 * at the first lost one) and end with their own status, as the
+		 * stages after a killed one do in the shell pipeline.
+		 */
+		for (;;) {
+			struct pollfd pf[2 * CC_RUN_MAX_WORKERS];
+			size_t np = 0;
+
+			for (size_t i = 0; i < nw; i++) {
+				if (hands[i].to >= 0) {
+					close(hands[i].to);
+					hands[i].to = -1;
+				}
+				if (hands[i].from >= 0)
+					pf[np++] = (struct pollfd){ hands[i].from, POLLIN, 0 };
+				if (hands[i].err >= 0)
+					pf[np++] = (struct pollfd){ hands[i].err, POLLIN, 0 };
+			}
+			if (np == 0)
+				break;
+			if (poll(pf, np, -1) < 0 && errno != EINTR)
+				break;
+			for (size_t i = 0; i < nw; i++) {
+				struct hand *h = &hands[i];
+
+				h->rx.len = h->rx_at = 0;	/* not written */
+				if (h->from >= 0 && take(h->from, &h->rx) == 0) {
+					close(h->from);
+					h->from = -1;
+				}
+				if (h->err >= 0) {
+					int t = take(h->err, &h->msg);
+
+					say_lines(said, i, &h->msg, t == 0);
+					if (t == 0) {
+						close(h->err);
+						h->err = -1;
+					}
+				}
+			}
+		}
 	}
 
 	for (size_t i = 0; i < nw; i++) {
 		struct hand *h = &hands[i];
 		int st;
 
-		int ended = stop && h->from >= 0;	/* by us: it still ran */
+		int ended = 0;	/* by us: the output cannot be written */
+		pid_t done = 0;
 
 		if (h->to >= 0)
 			close(h->to);
-		if (ended)
-			kill(h->pid, SIGTERM);
+		/* one that ended already keeps its own status */
+		if (write_err && (done = waitpid(h->pid, &st, WNOHANG)) == 0)
+			ended = kill(h->pid, SIGTERM) == 0;
 		/* what it says as it ends */
 		while (h->err >= 0) {
 			struct pollfd p = { h->err, POLLIN, 0 };
@@ -921,14 +967,14 @@ cc_run(char *const *names, size_t n, const struct cc_run_options *o,
 				h->err = -1;
 			}
 		}
-		while (waitpid(h->pid, &st, 0) < 0 && errno == EINTR)
+		while (done <= 0 && waitpid(h->pid, &st, 0) < 0 && errno == EINTR)
 			;
 		if (h->from >= 0)
 			close(h->from);
 		if (WIFEXITED(st))
 			st = WEXITSTATUS(st);
 		else if (ended && WTERMSIG(st) == SIGTERM)
-			st = CC_EXIT_OK;	/* ended by us, for another's end */
+			st = CC_EXIT_OK;	/* ended by us: status 5 says why */
 		else
 			st = 128 + WTERMSIG(st);	/* as the shell says it */
 		if (st > worst)
