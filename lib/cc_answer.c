@@ -77,7 +77,9 @@ struct passage {
 	const char *val[P_KEYS];	/* each member's JSON text in it, or NULL */
 	size_t len[P_KEYS];
 	const char *str[P_KEYS];	/* a string without escapes, NUL-ended
-					   in place of its closing quote */
+					   in place of its closing quote, or
+					   one with escapes once decoded */
+	char *dec[P_KEYS];	/* those decoded, owned */
 };
 
 struct passages {
@@ -111,8 +113,11 @@ passages_of(struct cc_record *rec, struct passages *ps)
 static void
 passages_release(struct passages *ps)
 {
-	for (int i = 0; i < ps->n; i++)
+	for (int i = 0; i < ps->n; i++) {
 		free(ps->p[i].text);
+		for (int k = 0; k < P_KEYS; k++)
+			free(ps->p[i].dec[k]);
+	}
 	free(ps->p);
 	free(ps->at);
 	free(ps->len);
@@ -139,23 +144,22 @@ passage(const struct passages *ps, int i)
 	return p;
 }
 
-/* The string member k of passage i, or NULL; *keep holds it if need be. */
+/*
+ * The string member k of passage i, or NULL.  One with escapes is decoded
+ * once a record: the answers try each passage's content in turn (a
+ * table? a price?), and decoding it at every look was a fifth of
+ * cc-respond's work.  keep is no longer needed (the passage holds it).
+ */
 static const char *
 pstr(const struct passages *ps, int i, int k, jv *keep)
 {
 	struct passage *p = passage(ps, i);
-	jv s;
 
+	(void)keep;
 	if (p->str[k] || !p->val[k] || *p->val[k] != '"')
 		return p->str[k];
-	s = cc_json_to_jv(p->val[k], p->len[k]);	/* escapes: decoded */
-	*keep = jv_array_append(*keep, jv_copy(s));
-	{
-		const char *t = jv_string_value(s);
-
-		jv_free(s);	/* *keep still holds the string */
-		return t;
-	}
+	p->dec[k] = cc_json_unescape(p->val[k], p->len[k]);	/* escapes */
+	return p->str[k] = p->dec[k];
 }
 
 /* The number member k of passage i; 0 when it is none. */

@@ -33,7 +33,6 @@ struct link {
 struct cc_chain {
 	struct link *links;
 	size_t n;
-	struct cc_buf a, b;	/* a record between two stages */
 };
 
 static int
@@ -152,27 +151,30 @@ void
 cc_chain_line(struct cc_chain *c, const char *line, size_t len,
     struct cc_buf *out)
 {
+	/*
+	 * Each stage hands its record to the next as the document that
+	 * stage would have read from the line (cc_record_stream_pass): the
+	 * record is checked and indexed once, not once a stage.
+	 */
 	for (size_t i = 0; i < c->n; i++) {
 		struct link *l = &c->links[i];
-		struct cc_buf *to = i + 1 == c->n ? out : &c->a;
+		struct cc_record_stream *next = i + 1 < c->n ? c->links[i + 1].stream : NULL;
 		const char *was = speak_as(l);
-		size_t before = to->len;
+		int on = cc_record_stream_pass(l->stream, i ? NULL : line, len, next, out);
 
-		cc_record_stream_line(l->stream, line, len, to);
 		cc_progname = was;
-		if (to->len == before)
+		if (!on)
 			return;	/* nothing left to hand on */
-		if (to == out)
-			return;
-		/* the next stage reads from b what this one wrote in a */
-		struct cc_buf t = c->a;
-
-		c->a = c->b;
-		c->b = t;
-		c->a.len = 0;
-		line = c->b.data;
-		len = c->b.len;
 	}
+}
+
+void
+cc_chain_line_at(struct cc_chain *c, const char *line, size_t len,
+    unsigned long line_no, unsigned long record_no, struct cc_buf *out)
+{
+	for (size_t i = 0; i < c->n; i++)
+		cc_record_stream_seek(c->links[i].stream, i ? record_no : line_no);
+	cc_chain_line(c, line, len, out);
 }
 
 void
@@ -198,8 +200,6 @@ cc_chain_close(struct cc_chain *c)
 	if (!c)
 		return CC_EXIT_OK;
 	worst = close_links(c, c->n);
-	cc_buf_release(&c->a);
-	cc_buf_release(&c->b);
 	free(c->links);
 	free(c);
 	return worst;

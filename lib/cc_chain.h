@@ -34,6 +34,15 @@ struct cc_chain *cc_chain_open(char *const *names, size_t n, int *status,
  */
 void cc_chain_line(struct cc_chain *c, const char *line, size_t len,
 	struct cc_buf *out);
+/*
+ * cc_chain_line() for input line `line_no` of a stream whose records
+ * (non-blank lines) before it number record_no - 1: what a caller that
+ * hands this chain only some of a stream's lines passes, so that error
+ * records carry the line numbers the stage processes would give (the
+ * first stage counts input lines, each later one its input's records).
+ */
+void cc_chain_line_at(struct cc_chain *c, const char *line, size_t len,
+	unsigned long line_no, unsigned long record_no, struct cc_buf *out);
 /* The input is quiet: let each stage commit what it keeps for that. */
 void cc_chain_idle(struct cc_chain *c);
 /* Close every stage; the worst exit status among them. */

@@ -765,6 +765,74 @@ cc_json_doc_release(struct cc_json_doc *doc)
 	doc->nsubs = doc->subcap = 0;
 }
 
+/* Append code point cp to p as UTF-8; returns the new end. */
+static char *
+put_utf8(char *p, unsigned long cp)
+{
+	if (cp < 0x80) {
+		*p++ = (char)cp;
+	} else if (cp < 0x800) {
+		*p++ = (char)(0xC0 | cp >> 6);
+		*p++ = (char)(0x80 | (cp & 0x3F));
+	} else if (cp < 0x10000) {
+		*p++ = (char)(0xE0 | cp >> 12);
+		*p++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+		*p++ = (char)(0x80 | (cp & 0x3F));
+	} else {
+		*p++ = (char)(0xF0 | cp >> 18);
+		*p++ = (char)(0x80 | ((cp >> 12) & 0x3F));
+		*p++ = (char)(0x80 | ((cp >> 6) & 0x3F));
+		*p++ = (char)(0x80 | (cp & 0x3F));
+	}
+	return p;
+}
+
+char *
+cc_json_unescape(const char *s, size_t n)
+{
+	/* a decoded string is never longer than its text */
+	char *out = cc_xmalloc(n + 1), *p = out;
+	size_t i = 1, end = n ? n - 1 : 0;
+
+	while (i < end) {
+		const char *bs = memchr(s + i, '\\', end - i);
+		size_t run = bs ? (size_t)(bs - (s + i)) : end - i;
+		long u, lo;
+
+		memcpy(p, s + i, run);
+		p += run;
+		i += run;
+		if (i >= end)
+			break;
+		switch (s[i + 1]) {
+		case 'b': *p++ = '\b'; break;
+		case 'f': *p++ = '\f'; break;
+		case 'n': *p++ = '\n'; break;
+		case 'r': *p++ = '\r'; break;
+		case 't': *p++ = '\t'; break;
+		case 'u':
+			u = hex4(s, n, i + 2);
+			if (u >= 0xD800 && u <= 0xDBFF && i + 11 < end &&
+			    s[i + 6] == '\\' && s[i + 7] == 'u' &&
+			    (lo = hex4(s, n, i + 8)) >= 0xDC00 && lo <= 0xDFFF) {
+				p = put_utf8(p, 0x10000 + ((unsigned long)(u - 0xD800) << 10) +
+				    (unsigned long)(lo - 0xDC00));
+				i += 6;
+			} else if (u < 0 || (u >= 0xD800 && u <= 0xDFFF)) {
+				p = put_utf8(p, 0xFFFD);	/* as libjq */
+			} else {
+				p = put_utf8(p, (unsigned long)u);
+			}
+			i += 4;
+			break;
+		default: *p++ = s[i + 1]; break;	/* " \ / */
+		}
+		i += 2;
+	}
+	*p = '\0';
+	return out;
+}
+
 jv
 cc_json_parse(const char *s, size_t n)
 {

@@ -123,6 +123,13 @@ const char *cc_json_next(const char *arr, size_t n, size_t *pos, size_t *len);
  */
 jv cc_json_to_jv(const char *s, size_t n);
 /*
+ * The string that the string text s[0..n) (quotes included, checked by
+ * cc_json_scan()) stands for, decoded into a fresh NUL-terminated
+ * buffer: the bytes cc_json_to_jv() would give, without building a jv
+ * (whose UTF-8 check costs a long text several times more).
+ */
+char *cc_json_unescape(const char *s, size_t n);
+/*
  * Parse JSON text from outside (an HTTP answer, a labelled file) into an
  * owned jv: jv_invalid() unless cc_json_scan() accepts it (strict RFC 8259
  * but for raw control characters in strings, which it escapes; libjq is

@@ -214,12 +214,28 @@ cc_record_fail(struct cc_record *rec, const char *code, const char *fmt, ...)
 
 /* ---- output ---- */
 
+/* What the output line is, for a next stage that takes it as a record. */
+enum edit {
+	EDIT_TEXT,		/* only its text: the next stage reads it */
+	EDIT_SAME,		/* rec.doc's text, unchanged */
+	EDIT_SET,		/* rec.doc's text with edit_key set to value */
+};
+
 struct run {
 	struct cc_stage *stage;
 	struct cc_record rec;
 	struct cc_buf out;	/* the output line */
 	struct cc_buf value;	/* the stage's value, as JSON text */
 	int status;
+	enum edit edit;
+	const char *edit_key;
+	struct cc_json_doc vdoc;	/* the value, checked (handoff) */
+	/*
+	 * The next record was handed over by the stage before, already a
+	 * checked document in rec.doc (have_doc), or as a line in intext.
+	 */
+	int have_doc;
+	struct cc_buf intext;
 };
 
 static void
@@ -278,6 +294,8 @@ put_with(struct run *r, const char *key)
 		jv_free(whole);
 		return;
 	}
+	r->edit = EDIT_SET;
+	r->edit_key = key;
 	f = cc_json_field(d, key);
 	if (f) {		/* replace the member's value in place */
 		cc_buf_add(&r->out, d->text.data, f->val_at);
@@ -299,17 +317,20 @@ put_with(struct run *r, const char *key)
 static void
 put_unchanged(struct run *r)
 {
-	if (jv_is_valid(r->rec.whole))
+	if (jv_is_valid(r->rec.whole)) {
 		cc_json_put(&r->out, r->rec.whole);
-	else
+	} else {
+		r->edit = EDIT_SAME;
 		cc_buf_add(&r->out, r->rec.doc.text.data, r->rec.doc.text.len);
+	}
 }
+
+static void process_record(struct run *r);
 
 static void
 process_line(struct run *r, const char *raw, size_t len)
 {
 	struct cc_record *rec = &r->rec;
-	struct cc_jw w;
 	char first, msg[160];
 
 	if (cc_json_scan(&rec->doc, raw, len) < 0) {
@@ -338,6 +359,16 @@ process_line(struct run *r, const char *raw, size_t len)
 			whole = jv_object_set(jv_object(), jv_string("query"), whole);
 		rec->whole = whole;
 	}
+	process_record(r);
+}
+
+/* The record in r->rec, checked: the stage's output line into r->out. */
+static void
+process_record(struct run *r)
+{
+	struct cc_record *rec = &r->rec;
+	struct cc_jw w;
+
 	if (cc_record_has(rec, "error")) {
 		put_unchanged(r);	/* an earlier stage's error passes untouched */
 		return;
@@ -376,6 +407,8 @@ blank(const char *s, size_t n)
 	return 1;
 }
 
+static void end_record(struct run *r, size_t before);
+
 /* One physical input line (its newline included or not): its output line
  * (if any) appended to r->out. */
 static void
@@ -384,6 +417,7 @@ run_line(struct run *r, const char *line, size_t len)
 	size_t before = r->out.len;
 
 	r->rec.line++;
+	r->edit = EDIT_TEXT;
 	if (len && line[len - 1] == '\n')
 		len--;
 	if (len && line[len - 1] == '\r')
@@ -394,6 +428,13 @@ run_line(struct run *r, const char *line, size_t len)
 		bad_line(r, "too_long", "line longer than 2 GiB", line, 4096);
 	else
 		process_line(r, line, len);
+	end_record(r, before);
+}
+
+/* After a record: what its accessors held goes, and its line ends. */
+static void
+end_record(struct run *r, size_t before)
+{
 	jv_free(r->rec.whole);
 	r->rec.whole = jv_invalid();
 	if (jv_array_length(jv_copy(r->rec.held)) > 0) {
@@ -585,6 +626,157 @@ cc_record_stream_line(struct cc_record_stream *s, const char *line, size_t len,
 	r->out.len = 0;
 }
 
+/* Room for n fields in a document's index (fields or subs). */
+static struct cc_json_field *
+fields_room(struct cc_json_field *f, size_t *cap, size_t n)
+{
+	if (n > *cap) {
+		*cap = n < 16 ? 16 : n * 2;
+		f = cc_xrealloc(f, *cap * sizeof *f);
+	}
+	return f;
+}
+
+/*
+ * The document a full scan of r's output line would give, built from
+ * the one r read and the value it set, into nd; r->out's text moves
+ * there.  -1 when it cannot be (then the next stage reads the line): the
+ * value is not compact, valid text as a scan would leave it.  The value
+ * is checked in full, but nothing else: the rest is the text r read,
+ * checked already.
+ */
+static int
+build_doc(struct run *r, struct cc_json_doc *nd)
+{
+	const struct cc_json_doc *d = &r->rec.doc;
+	const struct cc_json_field *f;
+	struct cc_json_doc *v = &r->vdoc;
+	size_t fi = (size_t)-1, klen, nsub, at;
+	ptrdiff_t delta;
+
+	if (r->edit == EDIT_SAME) {
+		struct cc_json_doc t = *nd;
+
+		*nd = r->rec.doc;	/* the same text and index: swap */
+		r->rec.doc = t;
+		return 0;
+	}
+	if (cc_json_scan(v, r->value.data, r->value.len) < 0 ||
+	    v->needs_rewrite || v->text.len != r->value.len)
+		return -1;
+	if ((f = cc_json_field(d, r->edit_key)))
+		fi = (size_t)(f - d->fields);
+	klen = strlen(r->edit_key);
+	delta = (ptrdiff_t)r->value.len - (ptrdiff_t)(f ? f->val_len : 0);
+	nd->fields = fields_room(nd->fields, &nd->cap, d->nfields + 1);
+	nsub = d->nsubs + v->nfields;
+	if (f)
+		nsub -= f->nsub;
+	nd->subs = fields_room(nd->subs, &nd->subcap, nsub);
+	nd->nfields = nd->nsubs = 0;
+	for (size_t i = 0; i < d->nfields; i++) {
+		struct cc_json_field g = d->fields[i];
+		const struct cc_json_field *from = d->subs + g.sub;
+		size_t n = g.nsub;
+		ptrdiff_t shift = f && g.val_at > f->val_at ? delta : 0;
+
+		if (i == fi) {
+			g.val_len = r->value.len;
+			from = v->fields;
+			n = v->nfields;
+			shift = (ptrdiff_t)g.val_at;
+		}
+		g.key_at = (size_t)((ptrdiff_t)g.key_at + (i == fi ? 0 : shift));
+		g.val_at = (size_t)((ptrdiff_t)g.val_at + (i == fi ? 0 : shift));
+		g.sub = nd->nsubs;
+		g.nsub = n;
+		for (size_t k = 0; k < n; k++) {
+			struct cc_json_field x = from[k];
+
+			x.key_at = (size_t)((ptrdiff_t)x.key_at + shift);
+			x.val_at = (size_t)((ptrdiff_t)x.val_at + shift);
+			x.sub = x.nsub = 0;
+			nd->subs[nd->nsubs++] = x;
+		}
+		nd->fields[nd->nfields++] = g;
+	}
+	if (!f) {	/* appended: ,"key":value} */
+		struct cc_json_field g;
+
+		at = d->text.len - 1 + (d->nfields ? 1 : 0) + 1;
+		g.key_at = at;
+		g.key_len = klen;
+		g.val_at = at + klen + 2;
+		g.val_len = r->value.len;
+		g.sub = nd->nsubs;
+		g.nsub = v->nfields;
+		for (size_t k = 0; k < v->nfields; k++) {
+			struct cc_json_field x = v->fields[k];
+
+			x.key_at += g.val_at;
+			x.val_at += g.val_at;
+			x.sub = x.nsub = 0;
+			nd->subs[nd->nsubs++] = x;
+		}
+		nd->fields[nd->nfields++] = g;
+	}
+	/* the line without its newline is the text */
+	{
+		struct cc_buf t = nd->text;
+
+		nd->text = r->out;
+		nd->text.len--;
+		nd->text.data[nd->text.len] = '\0';
+		r->out = t;
+		r->out.len = 0;
+	}
+	nd->needs_rewrite = 0;
+	nd->err = NULL;
+	nd->err_col = 0;
+	return 0;
+}
+
+int
+cc_record_stream_pass(struct cc_record_stream *s, const char *line, size_t len,
+    struct cc_record_stream *next, struct cc_buf *out)
+{
+	struct run *r = &s->r;
+	size_t before = r->out.len;
+
+	if (r->have_doc) {	/* handed over checked: no scan */
+		r->have_doc = 0;
+		r->rec.line++;
+		r->edit = EDIT_TEXT;
+		process_record(r);
+		end_record(r, before);
+	} else if (!line) {
+		run_line(r, r->intext.data, r->intext.len);
+	} else {
+		run_line(r, line, len);
+	}
+	/* what hand_on() does before the next stage may see the record */
+	if (r->stage->flush)
+		r->stage->flush(r->stage->ctx);
+	if (r->out.len == 0)
+		return 0;
+	if (!next) {
+		cc_buf_add(out, r->out.data, r->out.len);
+		r->out.len = 0;
+		return 1;
+	}
+	if (r->edit != EDIT_TEXT && !r->stage->render &&
+	    build_doc(r, &next->r.rec.doc) == 0) {
+		next->r.have_doc = 1;
+	} else {
+		struct cc_buf t = next->r.intext;
+
+		next->r.intext = r->out;
+		r->out = t;
+	}
+	r->out.len = 0;
+	return 1;
+}
+
 int
 cc_record_stream_free(struct cc_record_stream *s)
 {
@@ -600,10 +792,51 @@ cc_record_stream_free(struct cc_record_stream *s)
 	status = s->r.status;
 	jv_free(s->r.rec.held);
 	cc_json_doc_release(&s->r.rec.doc);
+	cc_json_doc_release(&s->r.vdoc);
 	cc_buf_release(&s->r.out);
 	cc_buf_release(&s->r.value);
+	cc_buf_release(&s->r.intext);
 	free(s);
 	return status;
+}
+
+void
+cc_record_stream_seek(struct cc_record_stream *s, unsigned long n)
+{
+	s->r.rec.line = n ? n - 1 : 0;
+}
+
+char *
+cc_record_line_session(struct cc_json_doc *doc, const char *line, size_t len)
+{
+	struct cc_record rec;
+	char *id = NULL;
+
+	if (len && line[len - 1] == '\n')
+		len--;
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (len > INT32_MAX || cc_json_scan(doc, line, len) < 0 ||
+	    doc->text.data[0] != '{')
+		return NULL;	/* no record, or a bare string: no session */
+	memset(&rec, 0, sizeof rec);
+	rec.doc = *doc;
+	rec.whole = jv_invalid();
+	rec.held = jv_array();
+	if (doc->needs_rewrite) {	/* as process_line() reads it */
+		rec.whole = jv_parse_sized(doc->text.data, (int)doc->text.len);
+		if (!jv_is_valid(rec.whole)) {
+			jv_free(rec.whole);
+			jv_free(rec.held);
+			return NULL;
+		}
+	}
+	if (!cc_record_has(&rec, "error"))	/* stages pass it untouched */
+		id = cc_record_session_id(&rec);
+	*doc = rec.doc;	/* the accessors only read it */
+	jv_free(rec.whole);
+	jv_free(rec.held);
+	return id;
 }
 
 char *

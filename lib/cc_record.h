@@ -126,5 +126,33 @@ struct cc_record_stream *cc_record_stream_new(struct cc_stage *stage);
 void cc_record_stream_line(struct cc_record_stream *s, const char *line,
 	size_t len, struct cc_buf *out);
 int cc_record_stream_free(struct cc_record_stream *s);
+/*
+ * cc_record_stream_line() for stages chained in one process, without
+ * writing a record out and reading it again between them: s reads line
+ * (NULL: the record the stage before handed it), and hands its output
+ * to next, as the checked and indexed record next would have read from
+ * the line when it can (s set its key, or passed the record on), else as
+ * the line; with next NULL, the output line is appended to out.  What
+ * every stage does with the record is what it would do with the line.
+ * Returns 0 when s wrote nothing (a blank line).
+ */
+int cc_record_stream_pass(struct cc_record_stream *s, const char *line,
+	size_t len, struct cc_record_stream *next, struct cc_buf *out);
+/*
+ * The next line given to the stream is input line n (from 1), as if the
+ * lines before it had come: a caller that hands a stage only some of a
+ * stream's records (cc_run.c's workers) keeps the line numbers of its
+ * error records those of the whole stream.
+ */
+void cc_record_stream_seek(struct cc_record_stream *s, unsigned long n);
+/*
+ * The session of the input line[0..len) as a stage reads it from the
+ * record (cc_record_session_id), or NULL when there is none or the line
+ * is no record; owned.  For a caller that must keep a session's records
+ * together before any stage has seen them.  doc is the caller's, reused
+ * from line to line (cc_json_doc_release frees it).
+ */
+char *cc_record_line_session(struct cc_json_doc *doc, const char *line,
+	size_t len);
 
 #endif

@@ -296,6 +296,32 @@ test_to_jv(void)
 	to_jv_same("[]", "an empty array");
 	to_jv_same("{\"a\":[{\"b\":\"}],\\\"\"},{}],\"c\":\"[\"}", "brackets inside strings");
 
+	/* cc_json_unescape: the bytes of cc_json_to_jv's string */
+	{
+		static const char *const texts[] = {
+			"\"plain\"", "\"\"", "\"q\\\"b\\\\s\\/n\\n\\t\\b\\f\\r\"",
+			"\"\\u00e9\\u3042\\ud83d\\ude00 \\u0041\"",
+			"\"lone \\udc00 and \\ud800x\"", "\"エンジニア\\nカフェ\"",
+			"\"nul \\u0000 after\"",
+		};
+
+		for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+			struct cc_json_doc d = {0};
+			char *got = NULL;
+			jv want = jv_invalid();
+
+			if (cc_json_scan(&d, texts[i], strlen(texts[i])) == 0) {
+				got = cc_json_unescape(d.text.data, d.text.len);
+				want = cc_json_to_jv(d.text.data, d.text.len);
+			}
+			ok(got && jv_get_kind(want) == JV_KIND_STRING &&
+			    strcmp(got, jv_string_value(want)) == 0, "unescape: %s", texts[i]);
+			free(got);
+			jv_free(want);
+			cc_json_doc_release(&d);
+		}
+	}
+
 	/* text from outside: checked, then read without libjq's parser */
 	{
 		const char *bad = "{\"s\":\"a\xff\\u00e9\xc3\"}";
