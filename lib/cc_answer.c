@@ -358,6 +358,20 @@ answer_opening(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 
 			snprintf(said, sizeof said, "opening.%s.%s", how, is_open ? "open" : "closed");
 			if (say(ar, a, said, lang, v) == 0) {
+				/*
+				 * open on a weekday that has a closing rule of its
+				 * own ("Is it closed on Mondays?"): the rule too,
+				 * the text opening.HOW.weekdayN (1 Monday .. 7)
+				 */
+				const char *note;
+
+				snprintf(said, sizeof said, "opening.%s.weekday%d", how,
+				    cc_date_weekday((struct cc_date){ y, m, d }));
+				if (is_open && (note = cc_texts_get(ar->texts, said, lang, NULL))) {
+					if (a->text.len && (unsigned char)a->text.data[a->text.len - 1] < 0x80)
+						cc_buf_add(&a->text, " ", 1);	/* after "." */
+					cc_texts_fill(&a->text, note, v);
+				}
 				a->confidence = 0.9;
 				add_source(a, "calendar");
 				rc = 0;
