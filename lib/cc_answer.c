@@ -278,6 +278,61 @@ static void language_part(const char *s, const char *sep, const char *lang,
 	struct cc_buf *out);
 
 /*
+ * After a closed day, the next day the place opens and its hours
+ * (cc-event's next_open): the text opening.next {next_date} {next_hours}.
+ */
+static void
+next_open(const struct cc_answerer *ar, struct cc_answer *a, jv day,
+    const char *lang, const char *and, jv *keep)
+{
+	jv nx = member(day, "next_open"), list = member(nx, "hours");
+	const char *date = jv_get_kind(nx) == JV_KIND_OBJECT ? str(nx, "date", keep) : NULL;
+	const char *t = cc_texts_get(ar->texts, "opening.next", lang, NULL);
+	const char *period = cc_texts_get(ar->texts, "opening.period", lang, NULL);
+	const char *fmt = cc_texts_get(ar->texts, "opening.date", lang, NULL);
+	int n = jv_get_kind(list) == JV_KIND_ARRAY ? jv_array_length(jv_copy(list)) : 0;
+	struct cc_buf hours = {0}, when = {0};
+	int y, m, d;
+
+	if (!t || !date || !n || sscanf(date, "%d-%d-%d", &y, &m, &d) != 3)
+		goto out;
+	{
+		struct cc_date_vars dv;
+
+		cc_texts_date_vars(ar->texts, lang, cc_date_start((struct cc_date){ y, m, d }), &dv);
+		cc_texts_fill(&when, fmt ? fmt : "{year}-{month2}-{day2}", dv.vars);
+	}
+	for (int i = 0; i < n; i++) {
+		jv it = jv_array_get(jv_copy(list), i);
+		struct cc_var v[] = {
+			{ "start", str(it, "start", keep), 0 },
+			{ "end", str(it, "end", keep), 0 }, { "note", "", 0 }, { 0 },
+		};
+
+		if (i)
+			cc_buf_add(&hours, and, strlen(and));
+		if (v[0].value && v[1].value)
+			cc_texts_fill(&hours, period ? period : "{start}-{end}", v);
+		jv_free(it);
+	}
+	{
+		struct cc_var v[] = {
+			{ "next_date", when.len ? when.data : "", when.len },
+			{ "next_hours", hours.len ? hours.data : "", hours.len }, { 0 },
+		};
+
+		if (a->text.len && (unsigned char)a->text.data[a->text.len - 1] < 0x80)
+			cc_buf_add(&a->text, " ", 1);
+		cc_texts_fill(&a->text, t, v);
+	}
+out:
+	cc_buf_release(&hours);
+	cc_buf_release(&when);
+	jv_free(list);
+	jv_free(nx);
+}
+
+/*
  * "Is it open on D?": cc-event's events.opening (the opening calendar,
  * cc-event(1)) says for the one day asked whether each place is open and
  * when, or why it is closed.  Answered when the route says how (its
@@ -372,6 +427,8 @@ answer_opening(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 						cc_buf_add(&a->text, " ", 1);	/* after "." */
 					cc_texts_fill(&a->text, note, v);
 				}
+				if (!is_open)
+					next_open(ar, a, day, lang, and, &keep);
 				a->confidence = 0.9;
 				add_source(a, "calendar");
 				rc = 0;
