@@ -41,7 +41,7 @@ static void
 put(struct out *o, const char *s, size_t n)
 {
 	if (o->n + n + 1 > o->cap) {
-		o->cap = (o->n + n + 1) * 2;
+		o->cap = (o->n + n + 1) * 2 + 32;
 		o->s = cc_xrealloc(o->s, o->cap);
 	}
 	memcpy(o->s + o->n, s, n);
@@ -171,10 +171,11 @@ static const struct jrule jrules[] = {
 
 /*
  * Loanwords that fold to what a pattern reads (katakana is hiragana by
- * now): タイトル is not 〜とる, サイト？ is no final と, 何月 no なんが.
+ * now), and a phrase: タイトル is not 〜とる, サイト？ and によると have no
+ * final と, 何月 no なんが.
  */
 static const char *const loanwords[] = {
-	"たいとる", "けとる", "ぼとる", "さいと", "なんがつ",
+	"たいとる", "けとる", "ぼとる", "さいと", "なんがつ", "によると",
 };
 
 static int
@@ -218,18 +219,35 @@ endish(const char *s, size_t len, size_t i)
 	return one_of(cc_utf8_next(s, len, &j), "とのんかねよわけ");
 }
 
+/* 1 if a pattern begins with the kana c: most kana are turned away here. */
+static int
+begins(int32_t c)
+{
+	switch (c) {
+	case 0x3068: case 0x3069: case 0x3088: case 0x3084: case 0x3051:	/* と ど よ や け */
+	case 0x3070: case 0x306A: case 0x3064: case 0x3061: case 0x3042:	/* ば な つ ち あ */
+	case 0x304A: case 0x307B:	/* お ほ */
+		return 1;
+	}
+	return 0;
+}
+
 /* Try the Japanese patterns at s[i]; the bytes consumed, or 0. */
 static size_t
 japanese(struct out *o, const char *s, size_t len, size_t i)
 {
 	size_t at = 0;
-	int32_t prev = last_char(o, &at);
+	int32_t prev;
 
+	prev = last_char(o, &at);
 	for (size_t k = 0; k < sizeof jrules / sizeof *jrules; k++) {
 		const struct jrule *r = &jrules[k];
-		size_t n = strlen(r->from);
+		size_t n;
 		const char *te = NULL;
 
+		if (memcmp(s + i, r->from, 3) != 0)	/* every pattern begins with a kana */
+			continue;
+		n = strlen(r->from);
 		if (n > len - i || memcmp(s + i, r->from, n) != 0)
 			continue;
 		if (r->prev && !(prev && one_of(prev, r->prev)))
@@ -259,147 +277,176 @@ japanese(struct out *o, const char *s, size_t len, size_t i)
 	return 0;
 }
 
-/* English chat words and romaji words of the venue's aspects. */
+/* English chat words and romaji words of the venue's aspects, sorted. */
 static const struct {
 	const char *from, *to;
 } words[] = {
-	{ "cya", "see you" }, { "ttyl", "bye" }, { "byee", "bye" },
-	{ "thks", "thanks" }, { "thnks", "thanks" }, { "tks", "thanks" },
-	{ "tnx", "thanks" }, { "tq", "thanks" }, { "heyy", "hey" },
-	{ "hii", "hi" }, { "helo", "hello" },
-	{ "yasumi", "closed" }, { "kyuukan", "closed" }, { "kyukan", "closed" },
-	{ "kyuukanbi", "closed" }, { "kyukanbi", "closed" },
-	{ "teikyuubi", "closed" }, { "teikyubi", "closed" },
+	{ "ashita", "tomorrow" }, { "byee", "bye" }, { "cya", "see you" },
+	{ "doyobi", "saturday" }, { "doyoubi", "saturday" },
+	{ "getsuyobi", "monday" }, { "getsuyoubi", "monday" },
 	{ "heijitsu", "weekdays" }, { "heijitu", "weekdays" },
-	{ "shuumatsu", "weekend" }, { "shumatsu", "weekend" },
-	{ "getsuyoubi", "monday" }, { "getsuyobi", "monday" },
-	{ "kayoubi", "tuesday" }, { "kayobi", "tuesday" },
-	{ "suiyoubi", "wednesday" }, { "suiyobi", "wednesday" },
-	{ "mokuyoubi", "thursday" }, { "mokuyobi", "thursday" },
-	{ "kinyoubi", "friday" }, { "kinyobi", "friday" },
-	{ "doyoubi", "saturday" }, { "doyobi", "saturday" },
-	{ "nichiyoubi", "sunday" }, { "nichiyobi", "sunday" },
-	{ "ashita", "tomorrow" }, { "kyou", "today" },
-	{ "yoyaku", "booking" }, { "kaigishitsu", "meeting room" },
-	{ "tatemono", "building" }, { "oyasumi", "good night" },
-	{ "sayonara", "goodbye" }, { "sayounara", "goodbye" },
-	{ "ikura", "how much" },
+	{ "helo", "hello" }, { "heyy", "hey" }, { "hii", "hi" },
+	{ "ikura", "how much" }, { "kaigishitsu", "meeting room" },
+	{ "kayobi", "tuesday" }, { "kayoubi", "tuesday" },
+	{ "kinyobi", "friday" }, { "kinyoubi", "friday" }, { "kyou", "today" },
+	{ "kyukan", "closed" }, { "kyukanbi", "closed" },
+	{ "kyuukan", "closed" }, { "kyuukanbi", "closed" },
+	{ "mokuyobi", "thursday" }, { "mokuyoubi", "thursday" },
+	{ "nichiyobi", "sunday" }, { "nichiyoubi", "sunday" },
+	{ "oyasumi", "good night" }, { "sayonara", "goodbye" },
+	{ "sayounara", "goodbye" }, { "shumatsu", "weekend" },
+	{ "shuumatsu", "weekend" }, { "suiyobi", "wednesday" },
+	{ "suiyoubi", "wednesday" }, { "tatemono", "building" },
+	{ "teikyubi", "closed" }, { "teikyuubi", "closed" },
+	{ "thks", "thanks" }, { "thnks", "thanks" }, { "tks", "thanks" },
+	{ "tnx", "thanks" }, { "tq", "thanks" }, { "ttyl", "bye" },
+	{ "yasumi", "closed" }, { "yoyaku", "booking" },
 };
 
 static int
 letter(int c)
 {
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+	return c >= 'a' && c <= 'z';	/* folded: lower case */
 }
 
-static int
-lower(int c)
+/*
+ * The ASCII word s[i..i+n) with letters held down let go, then as the
+ * table spells it: the new spelling in w (or a table entry in *to), its
+ * length; 0 when the word stays as it is.
+ */
+static size_t
+english(const char *s, size_t len, size_t i, size_t n, char w[40], const char **to)
 {
-	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
-}
+	const char *p = s + i;
+	size_t m = 0, held = 0;
 
-/* The ASCII word at s[i..i+n): letters held down let go, then the table. */
-static void
-english(struct out *o, const char *s, size_t len, size_t i, size_t n)
-{
-	char w[40];
-	size_t m = 0;
+	*to = w;
+	if (n >= 40)
+		return 0;
+	for (size_t k = 2; k < n && !held; k++)
+		held = p[k] == p[k - 1] && p[k] == p[k - 2];
+	if (held) {	/* hiii, byeee: one at the end; goooood: two inside; www stays */
+		for (size_t k = 0; k < n; k++) {
+			size_t run = 1;
 
-	if (n >= sizeof w) {
-		put(o, s + i, n);
-		return;
-	}
-	for (size_t k = 0; k < n; k++) {
-		size_t run = 1;
-
-		while (k + run < n && lower(s[i + k + run]) == lower(s[i + k]))
-			run++;
-		/* hiii, byeee: one at the end; goooood: two inside */
-		for (size_t r = 0; r < (run < 3 || run == n ? run : k + run == n ? 1 : 2); r++)
-			w[m++] = s[i + k];
-		k += run - 1;
-	}
-	w[m] = '\0';
-	for (size_t k = 0; k < sizeof words / sizeof *words; k++) {
-		const char *f = words[k].from;
-		size_t j = 0;
-
-		while (j < m && f[j] && lower(w[j]) == f[j])
-			j++;
-		if (j == m && !f[j]) {
-			put(o, words[k].to, strlen(words[k].to));
-			return;
+			while (k + run < n && p[k + run] == p[k])
+				run++;
+			for (size_t r = 0; r < (run < 3 || run == n ? run : k + run == n ? 1 : 2); r++)
+				w[m++] = p[k];
+			k += run - 1;
 		}
+		p = w;
+	} else {
+		m = n;
+	}
+	for (size_t lo = 0, hi = sizeof words / sizeof *words; lo < hi;) {
+		size_t mid = (lo + hi) / 2;
+		const char *f = words[mid].from;
+		int c = strncmp(p, f, m);
+
+		if (c == 0 && f[m])
+			c = -1;	/* a longer word of the table */
+		if (c == 0) {
+			*to = words[mid].to;
+			return strlen(*to);
+		}
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
 	}
 	/* "r u a bot", "r they open": are */
-	if (m == 1 && lower(w[0]) == 'r' && i + n + 2 < len && s[i + n] == ' ') {
+	if (m == 1 && p[0] == 'r' && i + n + 2 < len && s[i + n] == ' ') {
 		static const char *const next[] = { "u ", "you ", "they ", "we ", "u?", "you?" };
+
 		for (size_t k = 0; k < sizeof next / sizeof *next; k++)
 			if (len - (i + n + 1) >= strlen(next[k]) &&
 			    strncmp(s + i + n + 1, next[k], strlen(next[k])) == 0) {
-				put(o, "are", 3);
-				return;
+				*to = "are";
+				return 3;
 			}
 	}
-	put(o, w, m);
+	return held ? m : 0;
 }
 
+/*
+ * One pass; what stays as it is is copied a run at a time (s[keep..i)),
+ * when something before it changes.
+ */
 char *
 cc_casual(const char *s, size_t len, size_t *outlen)
 {
 	struct out o = {0};
-	size_t i = 0;
+	size_t i = 0, keep = 0;
+	int changed = 0;
 
-	o.cap = len + 16;
-	o.s = cc_xmalloc(o.cap);
-	while (i < len) {
+#define FLUSH() (put(&o, s + keep, i - keep), keep = i)
+	while (i < len) {	/* o.s is allocated when something changes */
 		unsigned char c = (unsigned char)s[i];
 
 		if (letter(c) && (i == 0 || !letter(s[i - 1]))) {
-			size_t n = 0;
+			size_t n = 0, m;
+			char w[40];
+			const char *to;
 
 			while (i + n < len && letter(s[i + n]))
 				n++;
-			if (i + n < len && ((s[i + n] >= '0' && s[i + n] <= '9') ||
-			    s[i + n] == '\'' || s[i + n] == '.')) {
-				put(&o, s + i, n);	/* part of something else: b1f, www.x.jp */
-			} else {
-				english(&o, s, len, i, n);
+			/* not part of something else: b1f, www.x.jp, it's */
+			if (!(i + n < len && ((s[i + n] >= '0' && s[i + n] <= '9') ||
+			    s[i + n] == '\'' || s[i + n] == '.')) &&
+			    (m = english(s, len, i, n, w, &to)) > 0) {
+				FLUSH();
+				put(&o, to, m);
+				changed = 1;
+				keep = i + n;
 			}
 			i += n;
 			continue;
 		}
-		if (c >= 0xE2) {	/* kana and symbols are 3 or 4 bytes */
-			size_t j = i, used;
+		if (c == 0xE3 && i + 2 < len) {	/* kana: the three bytes of U+3xxx */
+			int32_t cp = (s[i + 1] & 0x3F) << 6 | (s[i + 2] & 0x3F) | 0x3000;
+			size_t used;
+
+			if (begins(cp)) {
+				FLUSH();	/* a pattern may rewrite the kana before */
+				if ((used = japanese(&o, s, len, i))) {
+					changed = 1;
+					i = keep = i + used;
+					continue;
+				}
+			}
+			i += 3;
+			continue;
+		}
+		if (c == 0xE2 || c >= 0xEF) {	/* symbols, emoji */
+			size_t j = i;
 			int32_t cp = cc_utf8_next(s, len, &j);
 
 			if (symbol(cp)) {
+				FLUSH();
 				if (o.n && o.s[o.n - 1] != ' ')
 					put(&o, " ", 1);
-				i = j;
+				changed = 1;
+				i = keep = j;
 				continue;
 			}
-			if (kana(cp) && (used = japanese(&o, s, len, i))) {
-				i += used;
-				continue;
-			}
-			put(&o, s + i, j - i);
 			i = j;
 			continue;
 		}
-		if (c == ' ' && (!o.n || o.s[o.n - 1] == ' ')) {
-			i++;
+		if (c == ' ' && i == keep && (!o.n || o.s[o.n - 1] == ' ')) {
+			i = ++keep;	/* the space after a symbol taken away */
 			continue;
 		}
-		put(&o, s + i, 1);
 		i++;
 	}
-	while (o.n && o.s[o.n - 1] == ' ')
-		o.n--;
-	if (o.n == len && memcmp(o.s, s, len) == 0) {
-		free(o.s);
+	if (!changed) {
+		free(o.s);	/* kana read before a pattern that did not match */
 		return NULL;
 	}
+	FLUSH();
+#undef FLUSH
+	while (o.n && o.s[o.n - 1] == ' ')
+		o.n--;
 	o.s[o.n] = '\0';
 	if (outlen)
 		*outlen = o.n;

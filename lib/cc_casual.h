@@ -2,8 +2,8 @@
  * cc_casual.h: casual, dialect and chat spellings of a question written
  * the standard way, so that one set of rules reads them all.
  *
- * Works on text already folded by cc_text_fold() (kana as hiragana, NFKC,
- * lower case or not): Fukuoka/Hakata and Kansai verb and particle forms
+ * Works on text already folded by cc_text_fold() with no flags (kana as
+ * hiragana, NFKC, lower case): Fukuoka/Hakata and Kansai verb and particle forms
  * (開いとる and 営業しよる as 開いてる and 営業してる, a final と？ or なん？
  * as の？ and なの？, けん as から, a final ばい, っちゃ dropped, やろ as だろ),
  * casual words (あんがと, おはよ, ほな, あんた), chat English (hiii, heyyy,
