@@ -1365,6 +1365,81 @@ cell_with_other(struct cc_answer *a, const struct passages *ps, int table,
 }
 
 /*
+ * A head count the folded question gives (30人, 30名, "30 people", "a
+ * 30-seat room", "for 12"); 0 when it gives none.
+ */
+static int
+head_count(const char *f)
+{
+	for (const char *p = f; *p; p++) {
+		int n = 0, nd = 0;
+		const char *q = p;
+
+		if (!isdigit((unsigned char)*p) || (p > f && isdigit((unsigned char)p[-1])))
+			continue;
+		while (isdigit((unsigned char)*q) && nd < 4)
+			n = n * 10 + (*q++ - '0'), nd++;
+		if (isdigit((unsigned char)*q) || n < 2)
+			continue;
+		if (strncmp(q, "人", 3) == 0 || strncmp(q, "名", 3) == 0)
+			return n;
+		if (*q == ' ' || *q == '-')
+			q++;
+		if (strncmp(q, "people", 6) == 0 || strncmp(q, "persons", 7) == 0 ||
+		    strncmp(q, "seat", 4) == 0 || strncmp(q, "guests", 6) == 0 ||
+		    strncmp(q, "participants", 12) == 0 || strncmp(q, "of us", 5) == 0)
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * The table's column for a head count: the knowledge base says each
+ * column's capacity in prose ("Room 3 seats 30", 会議室3が30人), a number
+ * within a few bytes after the column's name in some passage; the
+ * smallest that holds n.  0 when no passage says.
+ */
+static int
+capacity_column(const struct passages *ps, const struct cell_table *t, int n)
+{
+	int best = 0, best_cap = 0;
+
+	for (int k = 1; k < t->ncols; k++) {
+		char *h = fold_tight(t->col[k]);
+		size_t hl = strlen(h);
+		int cap = 0;
+
+		for (int i = 0; i < ps->n && !cap && hl; i++) {
+			jv keep = jv_array();
+			const char *content = pstr(ps, i, P_CONTENT, &keep);
+			char *c = content ? fold_tight(content) : NULL;
+
+			for (const char *p = c ? strstr(c, h) : NULL; p && !cap; p = strstr(p + 1, h)) {
+				const char *q = p + hl;
+				int skip = 0;
+
+				if (isdigit((unsigned char)*q))
+					continue;	/* room1 in room12 */
+				/* a word between, not a table's cell or a list */
+				while (*q && !isdigit((unsigned char)*q) && skip < 9 &&
+				    !ispunct((unsigned char)*q))
+					q++, skip++;
+				if (isdigit((unsigned char)*q) && skip > 0)
+					cap = atoi(q);
+			}
+			free(c);
+			jv_free(keep);
+		}
+		if (cap >= n && (!best || cap < best_cap)) {
+			best = k;
+			best_cap = cap;
+		}
+		free(h);
+	}
+	return best;
+}
+
+/*
  * A question about one column of a table in a passage (会議室2, "Room 3")
  * and one of its rows, by its hours (13時から17時, "9 to 9": the smallest
  * row that holds them) or its label (午前中, "the evening slot"): that
@@ -1420,6 +1495,12 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a,
 			if (column_named(ar, h, q))
 				cols[ncols++] = k;
 			free(h);
+		}
+		if (!ncols) {	/* "the 30-seat room": the column that holds them */
+			int n = head_count(qraw);
+
+			if (n && (cols[0] = capacity_column(ps, &t, n)) > 0)
+				ncols = 1;
 		}
 		col = ncols ? cols[0] : 0;
 		for (int k = 0; col > 0 && k < t.nrows; k++) {
