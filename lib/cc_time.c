@@ -2685,15 +2685,22 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 	int chosen = -1, attributive_seen = 0;
 
 	memset(r, 0, sizeof *r);
-	{
-		/* romaji and chat spellings as the router reads them (doyoubi) */
-		char *f = cc_text_fold(q, len, &rlen, 0);
+	/*
+	 * romaji and chat spellings as the router reads them (doyoubi,
+	 * ashita); the dialect's verbs name no time, so a question with no
+	 * Latin letter is not folded for it
+	 */
+	for (size_t i = 0; i < len; i++) {
+		if ((q[i] | 0x20) >= 'a' && (q[i] | 0x20) <= 'z') {
+			char *f = cc_text_fold(q, len, &rlen, 0);
 
-		casual = cc_casual(f, rlen, &rlen);
-		free(f);
-		if (casual) {
-			q = casual;
-			len = rlen;
+			casual = cc_casual(f, rlen, &rlen);
+			free(f);
+			if (casual) {
+				q = casual;
+				len = rlen;
+			}
+			break;
 		}
 	}
 	respelled = respell(q, len, &rlen);
