@@ -471,6 +471,34 @@ out:
 }
 
 /*
+ * An open day that follows a closure (「1月4日からは開いとる？」): the
+ * closure it reopens after (cc-event's after_closed), the text
+ * opening.after_closed {reason}.
+ */
+static void
+after_closed(const struct cc_answerer *ar, struct cc_answer *a, jv day,
+    const char *lang, jv *keep)
+{
+	jv ac = member(day, "after_closed");
+	const char *title = jv_get_kind(ac) == JV_KIND_OBJECT ? str(ac, "title", keep) : NULL;
+	const char *t = cc_texts_get(ar->texts, "opening.after_closed", lang, NULL);
+	struct cc_buf why = {0};
+
+	if (title && t) {
+		language_part(title, " / ", lang, &why);
+		{
+			struct cc_var v[] = { { "reason", why.len ? why.data : "", why.len }, { 0 } };
+
+			if (a->text.len && (unsigned char)a->text.data[a->text.len - 1] < 0x80)
+				cc_buf_add(&a->text, " ", 1);
+			cc_texts_fill(&a->text, t, v);
+		}
+	}
+	cc_buf_release(&why);
+	jv_free(ac);
+}
+
+/*
  * After a closed day, the next day the place opens and its hours
  * (cc-event's next_open): the text opening.next {next_date} {next_hours}.
  */
@@ -622,6 +650,8 @@ answer_opening(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 				}
 				if (!is_open)
 					next_open(ar, a, day, lang, and, &keep);
+				else
+					after_closed(ar, a, day, lang, &keep);
 				a->confidence = 0.9;
 				add_source(a, "calendar");
 				rc = 0;

@@ -1327,6 +1327,28 @@ cc_event_write_opening(struct cc_event_sources *s, const struct cc_time_range *r
 			cc_jw_end(w);
 		}
 		cc_jw_end(w);
+		if (!closed) {	/* open again after a closure: 1月4日からは開いとる？ */
+			struct cc_event_list pl = {0};
+			struct cc_date pd = cc_date_add(day, -1);
+			char perr[256];
+			const char *why = NULL;
+
+			if (cc_ics_expand(s->opening, cc_date_start(pd), cc_date_start(day), 0,
+			    &pl, perr, sizeof perr) >= 0) {
+				cc_event_list_finish(&pl);
+				for (size_t i = 0; i < pl.n && !why; i++)
+					if (pl.v[i].all_day && names_place(pl.v[i].location, place[k], plen[k]))
+						why = pl.v[i].title;
+				if (why) {
+					cc_jw_key(w, "after_closed");
+					cc_jw_object(w);
+					cc_jw_key(w, "title");
+					cc_jw_cstr(w, why);
+					cc_jw_end(w);
+				}
+			}
+			cc_event_list_release(&pl);
+		}
 		if (closed) {	/* and the next day it opens, with its hours */
 			struct cc_event_list nl;
 			struct cc_date nd;
