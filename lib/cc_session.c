@@ -672,3 +672,27 @@ cc_session_admin(const struct cc_config *cfg, enum cc_store_admin what, long kee
 
 	return ops->admin(cfg, where, what, keep, out, outlen);
 }
+
+/* ---- a state's history ---- */
+
+int
+cc_session_history_add(struct cc_session *s, const char *session,
+    const char *name, const char *json, time_t at)
+{
+	return s->ops->history_add(s->b, session, name, json, at);
+}
+
+int
+cc_session_history_get(struct cc_session *s, const char *session,
+    const char *name, int max, char ***items)
+{
+	*items = NULL;
+	return max > 0 ? s->ops->history_get(s->b, session, name, max, items) : 0;
+}
+
+int
+cc_session_history_clear(struct cc_session *s, const char *session,
+    const char *name)
+{
+	return s->ops->history_clear(s->b, session, name);
+}

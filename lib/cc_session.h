@@ -156,4 +156,25 @@ int cc_session_state_hold(struct cc_session *s, const char *name);
  */
 int cc_session_state_begin(struct cc_session *s, const char *name);
 
+/*
+ * A state's history: entries (JSON texts) appended to a session's list
+ * under a state name, in the state's file (PostgreSQL: concierge.history)
+ * and in the batches of its writes, so a hold covers them as it covers
+ * the state.  What grows with a session (the homework coach's finished
+ * problems) is appended, not rewritten with the state every turn.
+ * Entries are kept as long as turns are (each by the time it was added).
+ *
+ * cc_session_history_add: append one; 0 or -1.
+ * cc_session_history_get: the session's newest max entries, oldest first:
+ *   their count with *items (malloc'd, each entry malloc'd; NULL when
+ *   none), or -1 on a store error.
+ * cc_session_history_clear: remove all of the session's; 0 or -1.
+ */
+int cc_session_history_add(struct cc_session *s, const char *session,
+	const char *name, const char *json, time_t at);
+int cc_session_history_get(struct cc_session *s, const char *session,
+	const char *name, int max, char ***items);
+int cc_session_history_clear(struct cc_session *s, const char *session,
+	const char *name);
+
 #endif

@@ -138,6 +138,18 @@ static const char *const migrations[] = {
 	"  line text NOT NULL);"		/* JSON */
 	"CREATE INDEX logs_by_name ON concierge.logs (name, id);"
 	"CREATE INDEX logs_by_time ON concierge.logs (at);",
+	/*
+	 * 3: stages' histories (cc_session_history_add): what grows with a
+	 * session is appended, not rewritten with its state every turn
+	 */
+	"CREATE TABLE concierge.history ("
+	"  name text NOT NULL,"			/* the stage's state name */
+	"  session text NOT NULL,"
+	"  id bigserial,"			/* the order of the entries */
+	"  at bigint NOT NULL,"			/* Unix time it was added */
+	"  value text NOT NULL,"		/* JSON, the stage's own */
+	"  PRIMARY KEY (name, session, id));"
+	"CREATE INDEX history_by_time ON concierge.history (at);",
 };
 #define SCHEMA_VERSION ((int)(sizeof migrations / sizeof migrations[0]))
 /* advisory lock keys: "cc" + a number, arbitrary and fixed */
@@ -161,7 +173,7 @@ static const char *const migrations[] = {
 enum { S_RECENT, S_RECENT_ANSWERS, S_ADD, S_ANSWER, S_GET, S_PUT, S_COUNTER,
 	S_BUMP, S_PEEK, S_PURGE, S_PRUNE_TURNS, S_PRUNE_ANSWERS, S_PRUNE_STATE,
 	S_LOG, S_IDS, S_ADD_MANY, S_ANSWER_MANY, S_SNAPSHOT, S_NOTES,
-	S_IDS_LOCK, S_IDS_PAST, NSTMT };
+	S_IDS_LOCK, S_IDS_PAST, S_HADD, S_HGET, S_HCLEAR, S_PRUNE_HISTORY, NSTMT };
 static const struct {
 	const char *name, *sql;
 	int n;
@@ -195,7 +207,8 @@ static const struct {
 	{ "cc_purge", "WITH go AS (SELECT pg_try_advisory_xact_lock(" LOCK_PURGE ") AS ok),"
 	  " t AS (DELETE FROM concierge.turns WHERE at < $1 AND (SELECT ok FROM go)),"
 	  " a AS (DELETE FROM concierge.answers WHERE at < $1 AND (SELECT ok FROM go)),"
-	  " s AS (DELETE FROM concierge.state WHERE at < $1 AND (SELECT ok FROM go))"
+	  " s AS (DELETE FROM concierge.state WHERE at < $1 AND (SELECT ok FROM go)),"
+	  " h AS (DELETE FROM concierge.history WHERE at < $1 AND (SELECT ok FROM go))"
 	  " DELETE FROM concierge.turn_changes WHERE (SELECT ok FROM go)"
 	  " AND at < extract(epoch FROM now())::bigint - " NOTES_KEPT_S, 1 },
 	/* cc-store prune */
@@ -241,6 +254,15 @@ static const struct {
 	{ "cc_ids_lock", "SELECT pg_advisory_xact_lock(" LOCK_IDS ")", 0 },
 	{ "cc_ids_past", "SELECT setval('concierge.turns_id_seq', $1::bigint)"
 	  " WHERE $1::bigint > (SELECT last_value FROM concierge.turns_id_seq)", 1 },
+	/* a state's history (at the end of this file) */
+	{ "cc_hadd", "INSERT INTO concierge.history (name, session, at, value)"
+	  " VALUES ($1, $2, $3, $4)", 4 },
+	{ "cc_hget", "SELECT value FROM (SELECT id, value FROM concierge.history"
+	  " WHERE name = $1 AND session = $2 ORDER BY id DESC LIMIT $3) h"
+	  " ORDER BY id", 3 },
+	{ "cc_hclear", "DELETE FROM concierge.history WHERE name = $1"
+	  " AND session = $2", 2 },
+	{ "cc_prune_history", "DELETE FROM concierge.history WHERE at < $1", 1 },
 };
 
 /* ---- connections and their batches ---- */
@@ -1408,6 +1430,11 @@ pg_admin(const struct cc_config *cfg, const char *where, enum cc_store_admin wha
 			    keep, pq.cmdTuples(r));
 			pq.clear(r);
 		}
+		if (!(r = run(p, &p->main, S_PRUNE_HISTORY, NULL, v)))
+			goto fail;
+		cc_store_say(out, outlen, "history entries older than %ld s removed: %s\n",
+		    keep, pq.cmdTuples(r));
+		pq.clear(r);
 		break;
 	}
 	}
@@ -1418,6 +1445,78 @@ fail:
 	status = p->transient ? CC_EXIT_UPSTREAM : CC_EXIT_INTERNAL;
 	pg_close(p);
 	return status;
+}
+
+/* ---- a state's history ---- */
+
+/*
+ * Written on the state's connection, in its batch (holding its counter
+ * row, as a state's write does) and kept in its log to be written again;
+ * the batch is not ended here, so the state's write that follows commits
+ * both (cc_session_sqlite.c does the same).
+ */
+static int
+pg_history_add(void *b, const char *session, const char *name,
+    const char *json, time_t at)
+{
+	struct pg *p = b;
+	struct conn *c = state_of(p, name);
+	char when[24];
+	const char *v[] = { name, session, when, json };
+	PGresult *r;
+
+	if (!c || batch_begin(p, c) < 0 || bump(p, c, 0) < 0)
+		return -1;
+	snprintf(when, sizeof when, "%lld", (long long)at);
+	if (!(r = run(p, c, S_HADD, NULL, v)))
+		return -1;
+	pq.clear(r);
+	log_add(c, S_HADD, v);
+	c->pending++;
+	return 0;
+}
+
+static int
+pg_history_get(void *b, const char *session, const char *name, int max,
+    char ***items)
+{
+	struct pg *p = b;
+	struct conn *c = state_of(p, name);
+	char limit[24];
+	const char *v[] = { name, session, limit };
+	PGresult *r;
+	int n;
+
+	*items = NULL;
+	snprintf(limit, sizeof limit, "%d", max);
+	if (!c || !(r = run(p, c, S_HGET, NULL, v)))
+		return -1;
+	n = pq.ntuples(r);
+	if (n > 0) {
+		*items = cc_xmalloc((size_t)n * sizeof **items);
+		for (int i = 0; i < n; i++)
+			(*items)[i] = value(r, i, 0);
+	}
+	pq.clear(r);
+	return n;
+}
+
+static int
+pg_history_clear(void *b, const char *session, const char *name)
+{
+	struct pg *p = b;
+	struct conn *c = state_of(p, name);
+	const char *v[] = { name, session };
+	PGresult *r;
+
+	if (!c || batch_begin(p, c) < 0 || bump(p, c, 0) < 0)
+		return -1;
+	if (!(r = run(p, c, S_HCLEAR, NULL, v)))
+		return -1;
+	pq.clear(r);
+	log_add(c, S_HCLEAR, v);
+	c->pending++;
+	return 0;
 }
 
 const struct cc_store_ops cc_store_pg = {
@@ -1438,4 +1537,7 @@ const struct cc_store_ops cc_store_pg = {
 	.state_begin = pg_state_begin,
 	.log = pg_log,
 	.admin = pg_admin,
+	.history_add = pg_history_add,
+	.history_get = pg_history_get,
+	.history_clear = pg_history_clear,
 };

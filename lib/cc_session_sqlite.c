@@ -60,6 +60,8 @@ struct state {
 	sqlite3_stmt *get, *put, *version;
 	sqlite3_int64 seen;	/* data_version at the last hold */
 	int known;		/* seen is set */
+	/* its history (history_ready, at the end of this file) */
+	sqlite3_stmt *hadd, *hhead, *hlast, *hget, *hclear;
 };
 
 struct lite {
@@ -408,6 +410,11 @@ lite_close(void *b)
 		sqlite3_finalize(s->states[i].get);
 		sqlite3_finalize(s->states[i].put);
 		sqlite3_finalize(s->states[i].version);
+		sqlite3_finalize(s->states[i].hadd);
+		sqlite3_finalize(s->states[i].hhead);
+		sqlite3_finalize(s->states[i].hlast);
+		sqlite3_finalize(s->states[i].hget);
+		sqlite3_finalize(s->states[i].hclear);
 		store_close(&s->states[i].st);
 	}
 	free(s->dir);
@@ -896,6 +903,17 @@ lite_admin_file(const char *dir, const char *file, enum cc_store_admin what,
 				goto fail;
 		}
 	}
+	if (what == CC_STORE_PRUNE && strcmp(table, "state") == 0) {
+		/* its history's old entries (a version 0 file has none) */
+		sqlite3_finalize(st);
+		st = NULL;
+		if (sqlite3_prepare_v2(db, "DELETE FROM history WHERE at < ?1", -1, &st,
+		    NULL) == SQLITE_OK) {
+			sqlite3_bind_int64(st, 1, (sqlite3_int64)before);
+			if (sqlite3_step(st) != SQLITE_DONE)
+				goto fail;
+		}
+	}
 	goto done;
 fail:
 	cc_store_say(out, outlen, "%s: %s\n", path, db ? sqlite3_errmsg(db) : "cannot open");
@@ -949,6 +967,184 @@ lite_admin(const struct cc_config *cfg, const char *dir, enum cc_store_admin wha
 	return status;
 }
 
+/* ---- a state's history ---- */
+
+/*
+ * A state file, version 1 (PRAGMA user_version): its history, a list of
+ * entries per session, appended in the state's batches.  Version 0 had
+ * the state alone; the tables are added on the first use of a history,
+ * by whoever comes first, under the write lock (store_upgrade, or the
+ * batch already held).  As turns are in sessions.db, a session's entries
+ * are a chain (each names the session's previous one) and `heads` names
+ * its newest: an entry goes at the end of the file, and a batch changes
+ * a few pages of a table as small as the number of sessions, where an
+ * index by session took a random page of a large one for every entry.
+ * Reading a session's newest entries walks the chain back (a stage does
+ * it once per session).  An entry older than the retention goes, and
+ * the chain behind it with it; clearing a history forgets its head.
+ */
+#define STATE_VERSION 1
+static const char state_upgrade[] =
+	"CREATE TABLE IF NOT EXISTS history ("
+	"  id INTEGER PRIMARY KEY,"
+	"  prev INTEGER,"			/* the session's previous entry */
+	"  session TEXT NOT NULL,"
+	"  at INTEGER NOT NULL,"		/* Unix time it was added */
+	"  value TEXT NOT NULL);"		/* JSON, the stage's own */
+	"CREATE INDEX IF NOT EXISTS history_by_time ON history (at);"
+	"CREATE TABLE IF NOT EXISTS heads ("
+	"  session TEXT PRIMARY KEY,"
+	"  last INTEGER NOT NULL"		/* its newest entry */
+	") WITHOUT ROWID;"
+	"PRAGMA user_version = 1;";
+
+/* The state name's file, its history tables there and its statements. */
+static struct state *
+history_ready(struct lite *s, const char *name)
+{
+	struct state *x = state_of(s, name);
+	sqlite3_stmt *purge = NULL;
+	char *msg = NULL;
+	int rc;
+
+	if (!x || x->hadd)
+		return x;
+	/* in a batch this connection holds the write lock already */
+	rc = x->st.in_txn ? sqlite3_exec(x->st.db, state_upgrade, NULL, NULL, &msg) :
+	    store_upgrade(x->st.db, STATE_VERSION, state_upgrade, &msg);
+	sqlite3_free(msg);
+	if (rc != SQLITE_OK ||
+	    prepare(x->st.db, "INSERT INTO history (prev, session, at, value)"
+	    " VALUES ((SELECT last FROM heads WHERE session = ?1), ?1, ?2, ?3)",
+	    &x->hadd) != SQLITE_OK ||
+	    prepare(x->st.db, "INSERT INTO heads (session, last) VALUES (?1, ?2)"
+	    " ON CONFLICT (session) DO UPDATE SET last = excluded.last",
+	    &x->hhead) != SQLITE_OK ||
+	    prepare(x->st.db, "SELECT last FROM heads WHERE session = ?1",
+	    &x->hlast) != SQLITE_OK ||
+	    prepare(x->st.db, "SELECT prev, value FROM history WHERE id = ?1",
+	    &x->hget) != SQLITE_OK ||
+	    prepare(x->st.db, "DELETE FROM heads WHERE session = ?1",
+	    &x->hclear) != SQLITE_OK) {
+		s->failed = &x->st;
+		sqlite3_finalize(x->hadd);
+		sqlite3_finalize(x->hhead);
+		sqlite3_finalize(x->hlast);
+		sqlite3_finalize(x->hget);
+		x->hadd = x->hhead = x->hlast = x->hget = NULL;
+		return NULL;
+	}
+	/* entries older than the retention, as the state's at open: not waiting */
+	if (prepare(x->st.db, "DELETE FROM history WHERE at < ?1", &purge) == SQLITE_OK) {
+		sqlite3_bind_int64(purge, 1, (sqlite3_int64)s->cfg->now - RETENTION_S);
+		if (!x->st.in_txn)
+			sqlite3_busy_timeout(x->st.db, 0);
+		if (sqlite3_step(purge) == SQLITE_DONE && sqlite3_changes(x->st.db) > 0)
+			sqlite3_exec(x->st.db, "DELETE FROM heads WHERE last NOT IN"
+			    " (SELECT id FROM history)", NULL, NULL, NULL);
+		sqlite3_busy_timeout(x->st.db, (int)s->cfg->lock_timeout_ms);
+	}
+	sqlite3_finalize(purge);
+	return x;
+}
+
+/*
+ * In the state's batch, but not ending it: the state's write that
+ * follows (or the hold after the batch's time, or a flush) commits both,
+ * so a turn's entries and its state are not split across two batches.
+ */
+static int
+lite_history_add(void *b, const char *session, const char *name,
+    const char *json, time_t at)
+{
+	struct lite *s = b;
+	struct state *x = history_ready(s, name);
+	int rc;
+
+	if (!x || batch_begin(s, &x->st) < 0)
+		return -1;
+	sqlite3_bind_text(x->hadd, 1, session, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(x->hadd, 2, (sqlite3_int64)at);
+	sqlite3_bind_text(x->hadd, 3, json, -1, SQLITE_STATIC);
+	rc = sqlite3_step(x->hadd);
+	sqlite3_reset(x->hadd);
+	sqlite3_clear_bindings(x->hadd);
+	if (rc == SQLITE_DONE) {
+		sqlite3_bind_text(x->hhead, 1, session, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(x->hhead, 2, sqlite3_last_insert_rowid(x->st.db));
+		rc = sqlite3_step(x->hhead);
+		sqlite3_reset(x->hhead);
+		sqlite3_clear_bindings(x->hhead);
+	}
+	if (rc != SQLITE_DONE)
+		s->failed = &x->st;
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+static int
+lite_history_get(void *b, const char *session, const char *name, int max,
+    char ***items)
+{
+	struct lite *s = b;
+	struct state *x = history_ready(s, name);
+	sqlite3_int64 id = 0;
+	int n = 0, rc;
+
+	*items = NULL;
+	if (!x)
+		return -1;
+	sqlite3_bind_text(x->hlast, 1, session, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(x->hlast)) == SQLITE_ROW)
+		id = sqlite3_column_int64(x->hlast, 0);
+	sqlite3_reset(x->hlast);
+	rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
+	/* newest first, from the head back along the chain */
+	while (rc == SQLITE_DONE && id && n < max) {
+		sqlite3_bind_int64(x->hget, 1, id);
+		if ((rc = sqlite3_step(x->hget)) == SQLITE_ROW) {
+			if (n % 64 == 0)
+				*items = cc_xrealloc(*items, (size_t)(n + 64) * sizeof **items);
+			(*items)[n++] = column(x->hget, 1);
+			id = sqlite3_column_int64(x->hget, 0);
+			rc = SQLITE_DONE;
+		} else if (rc == SQLITE_DONE) {
+			id = 0;		/* gone with the retention, and the rest behind it */
+		}
+		sqlite3_reset(x->hget);
+	}
+	if (rc != SQLITE_DONE) {
+		s->failed = &x->st;
+		while (n > 0)
+			free((*items)[--n]);
+		free(*items);
+		*items = NULL;
+		return -1;
+	}
+	for (int i = 0; i < n / 2; i++) {
+		char *t = (*items)[i];
+
+		(*items)[i] = (*items)[n - 1 - i];
+		(*items)[n - 1 - i] = t;
+	}
+	return n;
+}
+
+static int
+lite_history_clear(void *b, const char *session, const char *name)
+{
+	struct lite *s = b;
+	struct state *x = history_ready(s, name);
+	int rc;
+
+	if (!x || batch_begin(s, &x->st) < 0)
+		return -1;
+	sqlite3_bind_text(x->hclear, 1, session, -1, SQLITE_STATIC);
+	if ((rc = sqlite3_step(x->hclear)) != SQLITE_DONE)
+		s->failed = &x->st;
+	sqlite3_reset(x->hclear);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 const struct cc_store_ops cc_store_sqlite = {
 	.name = "sqlite",
 	.open = lite_open,
@@ -965,4 +1161,7 @@ const struct cc_store_ops cc_store_sqlite = {
 	.state_hold = lite_state_hold,
 	.state_begin = lite_state_begin,
 	.admin = lite_admin,
+	.history_add = lite_history_add,
+	.history_get = lite_history_get,
+	.history_clear = lite_history_clear,
 };

@@ -52,6 +52,12 @@ struct cc_store_ops {
 	/* for operators (cc-store): see cc_session.h */
 	int (*admin)(const struct cc_config *cfg, const char *where,
 	    enum cc_store_admin what, long keep, char *out, size_t outlen);
+	/* a state's history (cc_session.h) */
+	int (*history_add)(void *b, const char *session, const char *name,
+	    const char *json, time_t at);
+	int (*history_get)(void *b, const char *session, const char *name,
+	    int max, char ***items);
+	int (*history_clear)(void *b, const char *session, const char *name);
 };
 
 extern const struct cc_store_ops cc_store_sqlite, cc_store_pg;

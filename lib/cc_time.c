@@ -2021,7 +2021,8 @@ compose(struct reading *rd)
 
 static const char *const negations_after[] = {"じやなく", "じやない", "ではなく",
 	"ではない", "でなく", "以外", "のじやなく", "のじやない", "のではなく",
-	"のではない", "のでなく", NULL};
+	"のではない", "のでなく", "を除", "は除", "を除く", "除いて", "をのぞ",
+	"はのぞ", "抜きで", "はぬきで", NULL};
 static const char *const negations_before[] = {"not", "notfor", "noton", "notin",
 	"ratherthan", "insteadof", "otherthan", "except", "besides", "n't", NULL};
 
@@ -2095,7 +2096,7 @@ unavailable(const struct text *x, const struct mention *m)
 {
 	static const char *const busy[] = {"忙しい", "いそがしい", "無理", "むり",
 	    "行けない", "いけない", "都合が悪", "都合悪", "用事", "予定があ",
-	    "予定が入", "埋まつて", "busy", "can't make", "cannot make",
+	    "予定が入", "埋まつて", "はぱす", "はだめ", "は駄目", "は厳し", "は難し", "busy", "can't make", "cannot make",
 	    "can't go", "can't come", "not free", "unavailable", "tied up",
 	    "booked up",
 	    /* a range already looked at or not wanted, beside the one asked */
@@ -2503,10 +2504,15 @@ respell(const char *q, size_t len, size_t *outlen)
 			for (size_t k = 0; !put && k < sizeof short_forms / sizeof *short_forms; k++)
 				if (strcmp(w, short_forms[k][0]) == 0)
 					put = short_forms[k][1];
-			for (size_t k = 0; !put && n >= 5 && k < sizeof time_words / sizeof *time_words; k++)
-				if (strcmp(w, time_words[k]) == 0)
-					break;	/* a time word as it is */
-				else if (one_edit(w, n, time_words[k]))
+			/* a time word as it is, before any one edit from another
+			 * ("weekdays" is not "weekday" misspelt) */
+			int exact = 0;
+
+			for (size_t k = 0; k < sizeof time_words / sizeof *time_words; k++)
+				exact |= strcmp(w, time_words[k]) == 0;
+			for (size_t k = 0; !put && !exact && n >= 5 &&
+			    k < sizeof time_words / sizeof *time_words; k++)
+				if (one_edit(w, n, time_words[k]))
 					put = time_words[k];
 		}
 		if (put && strlen(put) <= 3 * (j - i)) {
@@ -2561,6 +2567,23 @@ static const char *const weekend_after[][2] = {
 	{"今週の後の週", "来週"}, {"今週の次週", "来週"}, {"今週のその次の週", "来週"},
 	{"来週の次の週", "再来週"}, {"来週の翌週", "再来週"}, {"来週のあとの週", "再来週"},
 	{"次の次の週", "再来週"},
+	/*
+	 * The unit said once for two ranges: "this month or next" (after
+	 * respell(): "this mnth or nxt"), "this week and next", one range
+	 * over both as 今月か来月 is; "this month or next week" is left.
+	 */
+	{"this month or next", "this month or next month"},
+	{"this month and next", "this month and next month"},
+	{"this month or the next", "this month or next month"},
+	{"this month and the next", "this month and next month"},
+	{"this month & next", "this month and next month"},
+	{"this month/next", "this month or next month"},
+	{"this weekend or next", "this weekend or next weekend"},
+	{"this weekend and next", "this weekend and next weekend"},
+	{"this week or next", "this week or next week"},
+	{"this week and next", "this week and next week"},
+	{"this week or the next", "this week or next week"},
+	{"this week and the next", "this week and next week"},
 };
 
 /* q with the phrases above replaced (any case); NULL when none is there. */
@@ -2635,6 +2658,58 @@ rest_of(const char *lower, const struct cc_date today, struct cc_time_range *r)
 	r->first = today;
 	r->kind = "range";
 	r->start = r->part_of_day ? r->start : cc_date_start(today);
+}
+
+/*
+ * 来週の平日だけ, "weekdays next week": a week, or its rest, named with
+ * 平日 or "weekdays" is its Monday to Friday.  ("What weekday ...?" says
+ * weekday, not weekdays, and is not this.)
+ */
+static void
+weekdays_only(const char *lower, const struct reading *rd, time_t now,
+    struct cc_time_range *r)
+{
+	static const char *const words[] = {"平日", "へいじつ", "weekdays",
+	    "week days", "weekday only", "weekday events", "on weekdays", NULL};
+	struct cc_date fri = cc_date_add(r->last, -2);
+	int hit = 0;
+
+	if (r->implicit || r->open || cc_date_weekday(r->last) != 7 ||
+	    cc_date_diff(r->first, r->last) > 6 || cc_date_cmp(r->first, fri) > 0)
+		return;
+	for (int i = 0; words[i] && !hit; i++)
+		hit = strstr(lower, words[i]) != NULL;
+	if (!hit)
+		return;
+	r->last = fri;
+	r->kind = "range";
+	finish(r, rd, now);
+}
+
+/*
+ * 今日以外で今週, "can't make it today, anything later this week?": today
+ * named as the day that is out (negated, or busy) inside the range asked
+ * leaves that range from tomorrow.
+ */
+static void
+without_today(const struct text *x, const struct reading *rd, time_t now,
+    struct cc_time_range *r)
+{
+	struct cc_date tomorrow = cc_date_add(rd->today, 1);
+	int out = 0;
+
+	if (r->open || cc_date_cmp(r->first, rd->today) > 0 ||
+	    cc_date_cmp(r->last, tomorrow) < 0)
+		return;
+	for (int i = 0; i < rd->nm && !out; i++)
+		out = strcmp(rd->m[i].kind, "today") == 0 &&
+		    (rd->m[i].negated || unavailable(x, &rd->m[i]));
+	if (!out)
+		return;
+	r->first = tomorrow;
+	r->kind = "range";
+	r->implicit = 0;
+	finish(r, rd, now);
 }
 
 /* このあと, "after this": later today, when no range is named. */
@@ -2850,6 +2925,8 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 		}
 	}
 	rest_of(lower, rd.today, r);
+	without_today(&x, &rd, now, r);
+	weekdays_only(lower, &rd, now, r);
 	free(lower);
 	free(cased);
 	free(respelled);

@@ -226,7 +226,7 @@ cmd_call(const struct cc_config *cfg, const struct opts *o, const char *name,
 		    cc_session_state_hold(store, "emotion") < 0)
 			cc_die(CC_EXIT_INTERNAL, "cannot lock the session's state: %s",
 			    cc_session_error(store));
-		if (cc_coach_state_load(store, o->session, &state, err, sizeof err) < 0)
+		if (cc_coach_state_load(store, o->session, &state, cfg->now, err, sizeof err) < 0)
 			cc_die(CC_EXIT_INTERNAL, "%s", err);
 	}
 	before = jv_copy(state);
@@ -275,7 +275,7 @@ cmd_state(const struct cc_config *cfg, const struct opts *o)
 			status = CC_EXIT_INTERNAL;
 		}
 		jv_free(emotion);
-	} else if (cc_coach_state_load(store, o->session, &state, err, sizeof err) < 0) {
+	} else if (cc_coach_state_load(store, o->session, &state, cfg->now, err, sizeof err) < 0) {
 		cc_warn("%s", err);
 		status = CC_EXIT_INTERNAL;
 	} else {
@@ -306,7 +306,7 @@ cmd_report(const struct cc_config *cfg, const struct opts *o)
 		usage_error("unknown language '%s': ja or en", o->lang);
 	load_data(cfg, &data);
 	store = open_store(cfg);
-	if (cc_coach_state_load(store, o->session, &state, err, sizeof err) < 0)
+	if (cc_coach_state_load(store, o->session, &state, cfg->now, err, sizeof err) < 0)
 		cc_die(CC_EXIT_INTERNAL, "%s", err);
 	report = cc_coach_report(&data, state, o->session, cfg->now,
 	    o->lang ? o->lang : "ja");
@@ -395,28 +395,12 @@ in_english(struct cc_record *rec)
 	return en;
 }
 
-/* The session id (session_id, or the specs' sessionId), or NULL. */
-static const char *
-session_of(struct cc_record *rec, char *buf, size_t size)
-{
-	size_t len;
-	const char *s = cc_record_str(rec, "session_id", &len);
-
-	if (!s)
-		s = cc_record_str(rec, "sessionId", &len);
-	if (!s || !len || len >= size || memchr(s, '\0', len))
-		return NULL;
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	return buf;
-}
-
 static enum cc_outcome
 coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 {
 	struct stage *st = ctx;
-	char sid[256], err[512];
-	const char *session, *q;
+	char *session, err[512];
+	const char *q;
 	size_t qlen;
 	jv state = jv_object(), before;
 	struct cc_coach_recap *recap = NULL;
@@ -427,22 +411,28 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		jv_free(state);
 		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");
 	}
-	session = session_of(rec, sid, sizeof sid);
+	/* a number is its JSON text, as cc-route, cc-emotion and cc-gate read it */
+	session = cc_record_session_id(rec);
 	if (session && stage_store(st)) {
 		jv_free(state);
 		/* on failure the turn goes on from {} */
-		if (cc_coach_states_load(st->kept, st->store, session, &state, &recap,
-		    err, sizeof err) < 0)
+		if (cc_coach_states_load(st->kept, st->store, session, st->cfg.now,
+		    &state, &recap, err, sizeof err) < 0)
 			store_lost(st, rec->line, err);
 	}
-	before = jv_copy(state);
+	/* (a kept session's state is compared by its text: no copy to keep) */
+	before = recap ? jv_invalid() : jv_copy(state);
 	cc_coach_turn(&st->data, q, qlen, in_english(rec) ? "en" : "ja", &state,
 	    st->cfg.now, recap, out);
-	if (session && st->store && cc_coach_states_save(st->kept, st->store, session,
-	    before, state, st->cfg.now, err, sizeof err) < 0)
-		store_lost(st, rec->line, err);
+	if (session && st->store) {
+		if (cc_coach_states_save(st->kept, st->store, session, before, state,
+		    st->cfg.now, err, sizeof err) < 0)
+			store_lost(st, rec->line, err);
+	} else {
+		jv_free(state);
+	}
 	jv_free(before);
-	jv_free(state);
+	free(session);
 	return CC_RECORD_SET;
 }
 

@@ -470,13 +470,33 @@ load_part(struct cc_session *s, const char *session, const char *name, jv *out,
 
 int
 cc_coach_state_load(struct cc_session *s, const char *session, jv *state,
-    char *err, size_t errlen)
+    time_t now, char *err, size_t errlen)
 {
-	jv coach, emotion;
+	jv coach, emotion, history;
 
 	*state = jv_object();
 	if (load_part(s, session, "coach", &coach, err, errlen) < 0)
 		return -1;
+	if (jv_get_kind(coach) == JV_KIND_OBJECT &&
+	    jv_object_has(jv_copy(coach), cc_jv_name("solved"))) {
+		/* stored before the history: moved there, read again under the lock */
+		jv_free(coach);
+		if (cc_session_state_begin(s, "coach") < 0) {
+			snprintf(err, errlen, "cannot lock the session's coach state: %s",
+			    cc_session_error(s));
+			return -1;
+		}
+		if (load_part(s, session, "coach", &coach, err, errlen) < 0 ||
+		    cc_coach_history_convert(s, session, &coach, now, err, errlen) < 0) {
+			jv_free(coach);
+			return -1;
+		}
+	}
+	history = cc_coach_history_load(s, session, err, errlen);
+	if (!jv_is_valid(history)) {
+		jv_free(coach);
+		return -1;
+	}
 	if (load_part(s, session, "emotion", &emotion, err, errlen) < 0) {
 		jv_free(coach);
 		return -1;
@@ -488,6 +508,10 @@ cc_coach_state_load(struct cc_session *s, const char *session, jv *state,
 	} else {
 		jv_free(coach);
 	}
+	if (jv_array_length(jv_copy(history)) > 0)
+		*state = jv_object_set(*state, cc_jv_name("solved"), history);
+	else
+		jv_free(history);
 	if (jv_get_kind(emotion) == JV_KIND_OBJECT)
 		*state = jv_object_set(*state, cc_jv_name("emotion"), emotion);
 	else
@@ -501,9 +525,10 @@ part_of(jv state, const char *name)
 {
 	if (jv_get_kind(state) != JV_KIND_OBJECT)
 		return jv_null();
-	if (strcmp(name, "emotion") == 0)
-		return jv_object_get(jv_copy(state), cc_jv_name("emotion"));
-	return jv_object_delete(jv_copy(state), cc_jv_name("emotion"));
+	if (strcmp(name, "emotion") == 0 || strcmp(name, "solved") == 0)
+		return jv_object_get(jv_copy(state), cc_jv_name(name));
+	return jv_object_delete(jv_object_delete(jv_copy(state), cc_jv_name("emotion")),
+	    cc_jv_name("solved"));
 }
 
 static int
@@ -533,9 +558,23 @@ int
 cc_coach_state_save(struct cc_session *s, const char *session, jv before,
     jv state, time_t now, char *err, size_t errlen)
 {
+	jv was, solved;
+	int rc;
+
 	if (save_part(s, session, "coach", before, state, now, err, errlen) < 0 ||
 	    save_part(s, session, "emotion", before, state, now, err, errlen) < 0)
 		return -1;
+	/* the history: before null replaces it, as the rest of the state */
+	if (jv_get_kind(state) == JV_KIND_OBJECT) {
+		was = part_of(before, "solved");
+		solved = part_of(state, "solved");
+		rc = cc_coach_history_save(s, session, was, solved,
+		    jv_get_kind(before) != JV_KIND_OBJECT, now, err, errlen);
+		jv_free(was);
+		jv_free(solved);
+		if (rc < 0)
+			return -1;
+	}
 	if (cc_session_flush(s) < 0) {
 		snprintf(err, errlen, "cannot store the session's state: %s",
 		    cc_session_error(s));

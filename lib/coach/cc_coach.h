@@ -139,18 +139,27 @@ cc_coach_tool_fn cc_coach_analyze_homework_image;
 
 /*
  * What a turn keeps of a session for the next (the stage keeps one per
- * session): today's finished problems counted in the history they were
- * counted in, so that a history of hundreds is not read every turn, and
- * the answers of the problem's expression that no reply may state.
- * Zero it (solved = jv_invalid()) to start; cc_coach_recap_release frees it.
+ * session).  When `kept`, the session's finished problems as its history
+ * in the store holds them (the newest CC_COACH_MAX_SOLVED: when each was
+ * finished and whether it counts for today's recap), and the state the
+ * turn is given has no "solved" of its own: the entries the turn adds go
+ * there, and cc_coach_states_save appends them to the history.  So a
+ * history of hundreds is neither read, copied nor written every turn.
+ * Also the answers of the problem's expression that no reply may state.
+ * Zero it to start; cc_coach_recap_release frees it.
  */
 struct cc_coach_recap {
-	jv solved;		/* a copy of the history counted, or invalid */
-	time_t start;		/* the local midnight counted from */
-	int count;
+	int kept;		/* the history below is the session's */
+	int n, oldest;		/* entries, and the oldest's place in the ring */
+	time_t *at;		/* the ring, CC_COACH_MAX_SOLVED long (or NULL) */
+	unsigned char *counts;	/* ... finished, not abandoned */
+	time_t start;		/* the local midnight of count, or 0 */
+	int count;		/* the ring's entries that count since start */
 	char *expr;		/* the expression whose answers these are, or NULL */
 	char *answer, *remainder;	/* cc_calc_check's, "" when none */
 };
+/* Add a finished problem's entry (borrows) to a kept history. */
+void cc_coach_recap_add(struct cc_coach_recap *r, jv entry);
 void cc_coach_recap_release(struct cc_coach_recap *r);
 
 /*
@@ -174,17 +183,47 @@ jv cc_coach_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* ---- the session state ---- */
 
 /*
- * The state of a session: the "coach" state with the "emotion" state as its
- * member "emotion" (absent when there is none).  A session without state
- * gives {}.  0, or -1 with err set (a store error or a stored text that is
- * not a JSON object).  *state is owned.
+ * The history of finished problems in the store (cc_coach_states.c): the
+ * session's newest CC_COACH_MAX_SOLVED entries as a JSON array (owned;
+ * [] when none), or jv_invalid() with err set.
+ */
+jv cc_coach_history_load(struct cc_session *s, const char *session, char *err,
+	size_t errlen);
+/*
+ * Bring the history from was to now (both arrays or anything else as
+ * none; borrowed): the entries now has at its end beyond was's appended,
+ * and any other change (or replace set) the history cleared and written
+ * anew.  Added at their own "at", or at `at`.  0, or -1 with err set.
+ */
+int cc_coach_history_save(struct cc_session *s, const char *session, jv was,
+	jv now, int replace, time_t at, char *err, size_t errlen);
+/*
+ * A coach state (*coach, an object, borrowed and replaced) that still
+ * holds "solved", as stored before the history: its entries appended to
+ * the history and the state stored without them, under the file's lock.
+ * 0 (nothing to do, or done), or -1 with err set.
+ */
+int cc_coach_history_convert(struct cc_session *s, const char *session,
+	jv *coach, time_t now, char *err, size_t errlen);
+
+/*
+ * The state of a session: the "coach" state with its history of finished
+ * problems as the member "solved" (absent when there is none) and the
+ * "emotion" state as the member "emotion" (absent when there is none).
+ * A session without state gives {}.  A stored coach state that still
+ * holds its "solved" (as every version before the history did) has it
+ * moved to the history first (its entries at their own times, or now).
+ * 0, or -1 with err set (a store error or a stored text that is not a
+ * JSON object).  *state is owned.
  */
 int cc_coach_state_load(struct cc_session *s, const char *session, jv *state,
-	char *err, size_t errlen);
+	time_t now, char *err, size_t errlen);
 /*
- * Store state (borrows), split again: "emotion" under its own name, the rest
+ * Store state (borrows), split again: "emotion" under its own name,
+ * "solved" as the history (entries that state has at its end beyond
+ * before's are appended; any other change replaces the history), the rest
  * as "coach"; each part only when it differs from the same part of before
- * (borrows; jv_null() stores both).  An "emotion" that is not an object is
+ * (borrows; jv_null() stores them all, the history replaced).  An "emotion" that is not an object is
  * not stored.  0, or -1 with err set.
  */
 int cc_coach_state_save(struct cc_session *s, const char *session, jv before,
@@ -203,19 +242,27 @@ struct cc_coach_states *cc_coach_states_new(size_t max, size_t max_size);
 void cc_coach_states_free(struct cc_coach_states *c);
 /*
  * The session's coach state ({} when none), owned, as cc_coach_state_load
- * gives it but for "emotion"; this takes the coach state file's write lock
- * for the current batch (a read, a change and its write under one lock).
- * *recap is the session's, for cc_coach_turn (valid until the next call
- * with c; NULL when the session is not kept).  0, or -1 with err set,
+ * gives it but for "emotion", and for "solved" when the session is kept:
+ * its history is then in *recap (kept), for cc_coach_turn (valid until
+ * the next call with c; NULL when the session is not kept, and the state
+ * has its "solved").  A kept state is lent, not copied: save gives it
+ * back (a session loaded again without a save is read from the store).
+ * This takes the coach state file's write lock for the current batch (a
+ * read, a change and its write under one lock).  0, or -1 with err set,
  * *state {} and *recap NULL; after -1 nothing is kept.
  */
 int cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
-	const char *session, jv *state, struct cc_coach_recap **recap, char *err,
-	size_t errlen);
+	const char *session, time_t now, jv *state, struct cc_coach_recap **recap,
+	char *err, size_t errlen);
 /*
- * Store state (borrows) if it differs from before (borrows; what load
- * gave), and keep it.  Committed with the store's batch (cc_session_flush),
- * not at once.  0, or -1 with err set; after -1 nothing is kept.
+ * Store state (consumed: kept) if it differs from what load gave, the
+ * finished problems it has beyond before's appended to the history, and
+ * keep it.  before (borrowed) is what load gave, a copy taken before the
+ * turn, needed only when load gave no recap (the session not kept: a
+ * copy would cost the kept ones a copy of their state on their turn's
+ * first change); pass jv_invalid() otherwise.  Committed with the
+ * store's batch (cc_session_flush), not at once.  0, or -1 with err set;
+ * after -1 nothing is kept.
  */
 int cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 	const char *session, jv before, jv state, time_t now, char *err,

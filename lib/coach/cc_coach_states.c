@@ -8,6 +8,14 @@
  *
  * At most `max` sessions are kept, the least recently used given up
  * first: a chained hash for the lookup, a list for the order.
+ *
+ * A session's finished problems ("solved", up to CC_COACH_MAX_SOLVED,
+ * about 5 kB of a busy session's 5.5) are not part of the state kept or
+ * stored: they are the state's history in the store, appended to as
+ * problems are finished, and kept here as what today's recap needs of
+ * them (cc_coach_recap).  Rewriting the whole list with the state every
+ * turn was most of a turn's cost: copying it between jv values, comparing
+ * it, writing its JSON and 5 kB a turn into SQLite's log.
  */
 #include "config.h"
 
@@ -25,7 +33,8 @@ struct entry {
 	char *session;
 	jv state;			/* the coach part, as stored */
 	size_t size;			/* the length of its text */
-	struct cc_json_memo memo;	/* its members as last written */
+	char *text;			/* the state as stored (NULL: none yet) */
+	int lent;			/* state is the caller's until it saves */
 	struct cc_coach_recap recap;	/* what its turns keep */
 	struct entry *chain;		/* the next in its hash bucket */
 	struct entry *newer, *older;	/* the use order */
@@ -38,6 +47,168 @@ struct cc_coach_states {
 	struct entry *newest, *oldest;
 	struct cc_buf text;		/* the state as written, reused */
 };
+
+/* ---- the history of finished problems ---- */
+
+/* 1 if a history entry (borrows) counts for a recap: finished, not abandoned. */
+static int
+entry_counts(jv e)
+{
+	const char *outcome = cc_coach_get_str(e, "outcome");
+
+	return outcome && strcmp(outcome, "abandoned") != 0;
+}
+
+void
+cc_coach_recap_add(struct cc_coach_recap *r, jv entry)
+{
+	time_t at = cc_coach_get_time(entry, "at");
+	int counts = entry_counts(entry), i;
+
+	if (!r->at) {
+		r->at = cc_xmalloc(CC_COACH_MAX_SOLVED * sizeof *r->at);
+		r->counts = cc_xmalloc(CC_COACH_MAX_SOLVED);
+		r->n = r->oldest = 0;
+	}
+	if (r->n == CC_COACH_MAX_SOLVED) {
+		i = r->oldest;
+		if (r->start && r->counts[i] && r->at[i] >= r->start)
+			r->count--;
+		r->oldest = (r->oldest + 1) % CC_COACH_MAX_SOLVED;
+		r->n--;
+	}
+	i = (r->oldest + r->n++) % CC_COACH_MAX_SOLVED;
+	r->at[i] = at;
+	r->counts[i] = (unsigned char)counts;
+	if (r->start && counts && at >= r->start)
+		r->count++;
+}
+
+jv
+cc_coach_history_load(struct cc_session *s, const char *session, char *err,
+    size_t errlen)
+{
+	char **items;
+	int n = cc_session_history_get(s, session, "coach", CC_COACH_MAX_SOLVED, &items);
+	jv list = jv_array();
+
+	if (n < 0) {
+		jv_free(list);
+		snprintf(err, errlen, "cannot read the session's finished problems: %s",
+		    cc_session_error(s));
+		return jv_invalid();
+	}
+	for (int i = 0; i < n; i++) {
+		jv e = cc_json_parse(items[i], strlen(items[i]));
+
+		/* an entry that is no JSON is left out, as a bad one is by its readers */
+		if (jv_is_valid(e))
+			list = jv_array_append(list, e);
+		else
+			jv_free(e);
+		free(items[i]);
+	}
+	free(items);
+	return list;
+}
+
+static int
+history_add(struct cc_session *s, const char *session, jv e, time_t at,
+    struct cc_buf *b, char *err, size_t errlen)
+{
+	time_t t = cc_coach_get_time(e, "at");
+
+	b->len = 0;
+	cc_json_put(b, e);
+	cc_buf_add(b, "", 1);
+	if (cc_session_history_add(s, session, "coach", b->data, t ? t : at) < 0) {
+		snprintf(err, errlen, "cannot store the session's finished problems: %s",
+		    cc_session_error(s));
+		return -1;
+	}
+	return 0;
+}
+
+static int
+len_of(jv v)
+{
+	return jv_get_kind(v) == JV_KIND_ARRAY ? jv_array_length(jv_copy(v)) : 0;
+}
+
+/* 1 if a[ai..ai+n) equals b[bi..bi+n) (both borrowed). */
+static int
+same_run(jv a, int ai, jv b, int bi, int n)
+{
+	for (int i = 0; i < n; i++)
+		if (!jv_equal(jv_array_get(jv_copy(a), ai + i), jv_array_get(jv_copy(b), bi + i)))
+			return 0;
+	return 1;
+}
+
+int
+cc_coach_history_save(struct cc_session *s, const char *session, jv was,
+    jv now, int replace, time_t at, char *err, size_t errlen)
+{
+	struct cc_buf b = {0};
+	int kb = len_of(was), ka = len_of(now), from = -1, rc = 0;
+
+	if (!replace) {
+		/* the fewest entries at now's end that make it was's end and them */
+		for (int m = 0; m <= ka && from < 0; m++) {
+			int overlap = ka - m;
+
+			if (overlap <= kb && (overlap == kb || ka >= CC_COACH_MAX_SOLVED) &&
+			    same_run(was, kb - overlap, now, 0, overlap))
+				from = overlap;
+		}
+		if (from == ka)
+			return 0;
+	}
+	if (from < 0) {
+		from = 0;
+		if (cc_session_history_clear(s, session, "coach") < 0) {
+			snprintf(err, errlen, "cannot store the session's finished problems: %s",
+			    cc_session_error(s));
+			return -1;
+		}
+	}
+	for (int i = from; rc == 0 && i < ka; i++) {
+		jv e = jv_array_get(jv_copy(now), i);
+
+		rc = history_add(s, session, e, at, &b, err, errlen);
+		jv_free(e);
+	}
+	cc_buf_release(&b);
+	return rc;
+}
+
+int
+cc_coach_history_convert(struct cc_session *s, const char *session, jv *coach,
+    time_t now, char *err, size_t errlen)
+{
+	struct cc_buf b = {0};
+	jv solved;
+	int rc;
+
+	if (jv_get_kind(*coach) != JV_KIND_OBJECT ||
+	    !jv_object_has(jv_copy(*coach), cc_jv_name("solved")))
+		return 0;
+	solved = jv_object_get(jv_copy(*coach), cc_jv_name("solved"));
+	*coach = jv_object_delete(*coach, cc_jv_name("solved"));
+	rc = cc_coach_history_save(s, session, jv_null(), solved, 0, now, err, errlen);
+	jv_free(solved);
+	if (rc < 0)
+		return -1;
+	cc_json_put(&b, *coach);
+	cc_buf_add(&b, "", 1);
+	if (cc_session_state_put(s, session, "coach", b.data, now) < 0) {
+		snprintf(err, errlen, "cannot store the session's coach state: %s",
+		    cc_session_error(s));
+		rc = -1;
+	}
+	cc_buf_release(&b);
+	return rc;
+}
 
 struct cc_coach_states *
 cc_coach_states_new(size_t max, size_t max_size)
@@ -61,7 +232,7 @@ entry_free(struct entry *e)
 {
 	free(e->session);
 	jv_free(e->state);
-	cc_json_memo_release(&e->memo);
+	free(e->text);
 	cc_coach_recap_release(&e->recap);
 	free(e);
 }
@@ -171,7 +342,6 @@ keep(struct cc_coach_states *c, const char *session, jv state, size_t size)
 		memset(e, 0, sizeof *e);
 		e->session = cc_xstrdup(session);
 		e->state = jv_null();
-		e->recap.solved = jv_invalid();
 	}
 	if (size > c->max_size) {
 		jv_free(state);
@@ -193,9 +363,11 @@ keep(struct cc_coach_states *c, const char *session, jv state, size_t size)
 
 int
 cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
-    const char *session, jv *state, struct cc_coach_recap **recap, char *err,
-    size_t errlen)
+    const char *session, time_t now, jv *state, struct cc_coach_recap **recap,
+    char *err, size_t errlen)
 {
+	jv history;
+	char *stored = NULL;	/* the text of the state as stored */
 	struct entry *e;
 	char *json = NULL;
 	size_t size = 2;
@@ -211,11 +383,21 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 	}
 	if (rc == 1)
 		forget_all(c);
-	if ((e = *slot(c, session))) {
+	if ((e = *slot(c, session)) && e->lent)
+		drop(c, session);	/* loaded and never saved: read it again */
+	else if (e) {
 		unlink_use(c, e);
 		link_newest(c, e);
+		/*
+		 * Lent, not copied: a state held twice is copied whole by the
+		 * turn's first change (libjq's copy on write), every member
+		 * touched, and so is each member object changed while a copy
+		 * holds it too.
+		 */
 		jv_free(*state);
-		*state = jv_copy(e->state);
+		*state = e->state;
+		e->state = jv_null();
+		e->lent = 1;
 		*recap = &e->recap;
 		return 0;
 	}
@@ -229,8 +411,8 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 	if (rc == 1) {
 		jv v = cc_json_parse(json, size = strlen(json));
 
-		free(json);
 		if (jv_get_kind(v) != JV_KIND_OBJECT) {
+			free(json);
 			jv_free(v);
 			snprintf(err, errlen, "the session's stored coach state is not "
 			    "a JSON object");
@@ -239,10 +421,45 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 		jv_free(*state);
 		/* an emotion kept in the coach's own state by hand is not shown */
 		*state = jv_object_delete(v, cc_jv_name("emotion"));
+		stored = json;
+		json = NULL;
+		/* a state stored before the history: its "solved" becomes that */
+		if (cc_coach_history_convert(s, session, state, now, err, errlen) < 0) {
+			free(stored);
+			jv_free(*state);
+			*state = jv_object();
+			forget_all(c);
+			return -1;
+		}
 	}
-	keep(c, session, jv_copy(*state), size);
-	e = *slot(c, session);
-	*recap = e ? &e->recap : NULL;
+	history = cc_coach_history_load(s, session, err, errlen);
+	if (!jv_is_valid(history)) {
+		free(stored);
+		jv_free(*state);
+		*state = jv_object();
+		forget_all(c);
+		return -1;
+	}
+	keep(c, session, jv_null(), size);
+	if ((e = *slot(c, session))) {
+		/* converted: the text is no longer the stored one (NULL: differs) */
+		e->text = stored && !strstr(stored, "\"solved\"") ? stored : NULL;
+		if (e->text != stored)
+			free(stored);
+		e->lent = 1;
+		jv_array_foreach(history, i, h) {
+			cc_coach_recap_add(&e->recap, h);
+			jv_free(h);
+		}
+		e->recap.kept = 1;
+		*recap = &e->recap;
+	} else {
+		free(stored);
+		/* not kept: the turn reads the history from the state */
+		if (jv_array_length(jv_copy(history)) > 0)
+			*state = jv_object_set(*state, cc_jv_name("solved"), jv_copy(history));
+	}
+	jv_free(history);
 	return 0;
 }
 
@@ -251,33 +468,81 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
     const char *session, jv before, jv state, time_t now, char *err,
     size_t errlen)
 {
-	struct entry *e;
-	size_t size;
-	jv cur;
+	struct entry *e = *slot(c, session);
+	int kept = e && e->recap.kept, changed;
+	jv cur = state, solved;
 
-	if (jv_get_kind(state) != JV_KIND_OBJECT)
-		return 0;	/* nothing is stored: what is kept stays true */
-	cur = jv_object_has(jv_copy(state), cc_jv_name("emotion")) ?
-	    jv_object_delete(jv_copy(state), cc_jv_name("emotion")) : jv_copy(state);
-	e = *slot(c, session);
-	size = e ? e->size : 2;
-	if (jv_get_kind(before) != JV_KIND_OBJECT ||
-	    !jv_equal(jv_copy(before), jv_copy(cur))) {
-		struct cc_json_memo none = {0};
+	if (jv_get_kind(cur) != JV_KIND_OBJECT) {
+		/* nothing is stored; what was lent is gone: read it again next time */
+		jv_free(cur);
+		if (e)
+			drop(c, session);
+		return 0;
+	}
+	if (jv_object_has(jv_copy(cur), cc_jv_name("emotion")))
+		cur = jv_object_delete(cur, cc_jv_name("emotion"));
+	/* the problems finished: appended to the history, not kept in the state */
+	if (jv_object_has(jv_copy(cur), cc_jv_name("solved"))) {
+		int rc;
 
-		/* most turns change a few numbers: the history is copied */
-		c->text.len = 0;
-		cc_json_put_memo(&c->text, cur, e ? &e->memo : &none);
-		cc_json_memo_release(&none);
-		if (cc_session_state_put(s, session, "coach", c->text.data, now) < 0) {
+		solved = jv_object_get(jv_copy(cur), cc_jv_name("solved"));
+		cur = jv_object_delete(cur, cc_jv_name("solved"));
+		if (kept) {
+			/* the kept turn's state had none: each one is new */
+			rc = cc_coach_history_save(s, session, jv_null(), solved, 0, now,
+			    err, errlen);
+			if (rc == 0 && jv_get_kind(solved) == JV_KIND_ARRAY)
+				jv_array_foreach(solved, i, h) {
+					cc_coach_recap_add(&e->recap, h);
+					jv_free(h);
+				}
+		} else {
+			jv was = jv_get_kind(before) == JV_KIND_OBJECT ?
+			    jv_object_get(jv_copy(before), cc_jv_name("solved")) : jv_null();
+
+			rc = cc_coach_history_save(s, session, was, solved, 0, now, err, errlen);
+			jv_free(was);
+		}
+		jv_free(solved);
+		if (rc < 0) {
 			jv_free(cur);
 			forget_all(c);
-			snprintf(err, errlen, "cannot store the session's coach state: %s",
-			    cc_session_error(s));
 			return -1;
 		}
-		size = c->text.len;
 	}
-	keep(c, session, cur, size);
+	/*
+	 * Changed: for a kept session, its text against the text stored (a
+	 * few hundred bytes now that the history is apart); else against
+	 * before.
+	 */
+	c->text.len = 0;
+	cc_json_put(&c->text, cur);
+	cc_buf_add(&c->text, "", 1);
+	c->text.len--;
+	if (kept) {
+		changed = !e->text || strcmp(e->text, c->text.data) != 0;
+	} else {
+		jv b = jv_get_kind(before) == JV_KIND_OBJECT ?
+		    jv_object_delete(jv_copy(before), cc_jv_name("solved")) : jv_null();
+
+		changed = jv_get_kind(b) != JV_KIND_OBJECT || !jv_equal(b, jv_copy(cur));
+	}
+	if (changed && cc_session_state_put(s, session, "coach", c->text.data, now) < 0) {
+		jv_free(cur);
+		forget_all(c);
+		snprintf(err, errlen, "cannot store the session's coach state: %s",
+		    cc_session_error(s));
+		return -1;
+	}
+	if (!kept) {
+		jv_free(cur);	/* never kept: its history is not */
+		return 0;
+	}
+	if (changed) {
+		free(e->text);
+		e->text = cc_xstrdup(c->text.data);
+	}
+	e->lent = 0;
+	keep(c, session, cur, c->text.len);
 	return 0;
 }

@@ -161,25 +161,24 @@ count_today(jv solved, int from, int to, time_t start)
 	return n;
 }
 
-/*
- * 1 if solved (length len) is was (length m) without its first t
- * entries and with one more at the end: what record_progress makes of it.
- */
+/* Of a kept history's entries, from its oldest: how many of the first n count. */
 static int
-grew_by_one(jv solved, int len, jv was, int m, int t)
+ring_today(const struct cc_coach_recap *r, int n, time_t start)
 {
-	int same = 1;
+	int count = 0;
 
-	for (int i = 0; same && i < len - 1; i++)
-		same = jv_identical(jv_array_get(jv_copy(solved), i),
-		    jv_array_get(jv_copy(was), t + i));
-	return same;
+	for (int i = 0; i < n; i++) {
+		int k = (r->oldest + i) % CC_COACH_MAX_SOLVED;
+
+		count += r->counts[k] && r->at[k] >= start;
+	}
+	return count;
 }
 
 /*
- * Problems finished today (local date of now), from state.solved.  With
- * a recap (the session's count from an earlier turn), a history that is
- * the same or grew by one entry is not read again.
+ * Problems finished today (local date of now), of the newest
+ * CC_COACH_MAX_SOLVED: from state.solved, or with a kept recap from its
+ * history and the entries this turn added to state.solved.
  */
 static int
 solved_today(jv state, time_t now, struct cc_coach_recap *recap)
@@ -190,27 +189,20 @@ solved_today(jv state, time_t now, struct cc_coach_recap *recap)
 	/* local midnight, as mktime gives it (kept by cc_time per day) */
 	time_t start = cc_date_start(cc_date_of(now));
 
-	if (len == 0) {
-		n = 0;
-	} else if (!recap || recap->start != start ||
-	    jv_get_kind(recap->solved) != JV_KIND_ARRAY) {
-		n = count_today(solved, 0, len, start);
-	} else if (jv_identical(jv_copy(recap->solved), jv_copy(solved))) {
-		n = recap->count;
+	if (!recap || !recap->kept) {
+		n = len ? count_today(solved, 0, len, start) : 0;
 	} else {
-		int m = jv_array_length(jv_copy(recap->solved)), t = m + 1 - len;
+		/* the oldest kept ones that this turn's push out */
+		int drop = recap->n + len - CC_COACH_MAX_SOLVED;
 
-		if (t >= 0 && t <= m && grew_by_one(solved, len, recap->solved, m, t))
-			n = recap->count - count_today(recap->solved, 0, t, start) +
-			    count_today(solved, len - 1, len, start);
-		else
-			n = count_today(solved, 0, len, start);
-	}
-	if (recap) {
-		jv_free(recap->solved);
-		recap->solved = len ? jv_copy(solved) : jv_invalid();
-		recap->start = start;
-		recap->count = n;
+		if (recap->start != start) {
+			recap->count = recap->n ? ring_today(recap, recap->n, start) : 0;
+			recap->start = start;
+		}
+		drop = drop < 0 ? 0 : drop > recap->n ? recap->n : drop;
+		n = recap->count - (drop ? ring_today(recap, drop, start) : 0) +
+		    count_today(solved, len > CC_COACH_MAX_SOLVED ?
+		    len - CC_COACH_MAX_SOLVED : 0, len, start);
 	}
 	jv_free(solved);
 	return n;
@@ -417,9 +409,11 @@ forget_problem(struct cc_coach_recap *r)
 void
 cc_coach_recap_release(struct cc_coach_recap *r)
 {
-	jv_free(r->solved);
-	r->solved = jv_invalid();
-	r->count = 0;
+	free(r->at);
+	free(r->counts);
+	r->at = NULL;
+	r->counts = NULL;
+	r->kept = r->n = r->oldest = r->count = 0;
 	r->start = 0;
 	forget_problem(r);
 }

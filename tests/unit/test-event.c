@@ -186,6 +186,33 @@ test_expressions(void)
 	    "2025-01-16T00:00:00+09:00", "2025-01-17T00:00:00+09:00");
 	range_is(WED, "open 24/7?", "thisWeek", "thisWeek",
 	    "2025-01-13T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	/* the rest of this week without today: tomorrow to Sunday */
+	range_is(WED, "今日以外で今週のイベント", "thisWeek", "range",
+	    "2025-01-16T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	range_is(WED, "can't make it today, anything later this week?", "thisWeek", "range",
+	    "2025-01-16T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	/* ... on a Sunday nothing is left: the week stays as asked */
+	range_is("2025-01-19T10:00:00+09:00", "今日以外で今週", "thisWeek", "thisWeek",
+	    "2025-01-13T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	/* a today that counts is not a today left out */
+	range_is(WED, "next 3 days incl today", "thisWeek", "nextNDays",
+	    "2025-01-15T00:00:00+09:00", "2025-01-18T00:00:00+09:00");
+	/* weekdays of a week: Monday to Friday; "weekdays" is no typo of weekday */
+	range_is(WED, "来週の平日だけ", "nextWeek", "range",
+	    "2025-01-20T00:00:00+09:00", "2025-01-25T00:00:00+09:00");
+	range_is(WED, "events on weekdays this week", "thisWeek", "range",
+	    "2025-01-13T00:00:00+09:00", "2025-01-18T00:00:00+09:00");
+	range_is(WED, "What weekday is the meetup next week?", "nextWeek", "nextWeek",
+	    "2025-01-20T00:00:00+09:00", "2025-01-27T00:00:00+09:00");
+	range_is("2025-01-30T10:00:00+09:00", "weekdays next week", "nextWeek", "range",
+	    "2025-02-03T00:00:00+09:00", "2025-02-08T00:00:00+09:00");
+	/* two months said with one unit, and across a year */
+	range_is(WED, "this mnth or nxt", NULL, "range",
+	    "2025-01-01T00:00:00+09:00", "2025-03-01T00:00:00+09:00");
+	range_is("2025-12-30T10:00:00+09:00", "this month or next?", NULL, "range",
+	    "2025-12-01T00:00:00+09:00", "2026-02-01T00:00:00+09:00");
+	range_is(WED, "this month or next week", "thisMonth", "range",
+	    "2025-01-01T00:00:00+09:00", "2025-02-01T00:00:00+09:00");
 
 	/* across a month: Thursday 30 January */
 	range_is("2025-01-30T10:00:00+09:00", "来週", "nextWeek", "nextWeek",
