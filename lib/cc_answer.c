@@ -282,6 +282,282 @@ static void language_part(const char *s, const char *sep, const char *lang,
 	struct cc_buf *out);
 
 /*
+ * The time of day the folded question f names (21:30, 9:30pm, 8時半,
+ * 20時45分, 午後8時), in minutes after midnight; *half is 1 when am/pm,
+ * 午前/午後, 朝/夜 say which half of the day.  -1 when it names none (a
+ * date's 31日 or a head count's 30人 is no time).
+ */
+static int
+clock_named(const char *f, int *half)
+{
+	for (const char *p = f; *p; p++) {
+		int h = 0, m = 0, nd = 0, pm = -1;
+		const char *q = p, *before = p;
+
+		if (!isdigit((unsigned char)*p) || (p > f && isdigit((unsigned char)p[-1])))
+			continue;
+		while (isdigit((unsigned char)*q) && nd < 3)
+			h = h * 10 + (*q++ - '0'), nd++;
+		if (nd > 2 || h > 24)
+			continue;
+		if (*q == ':' && isdigit((unsigned char)q[1]) && isdigit((unsigned char)q[2])) {
+			m = (q[1] - '0') * 10 + (q[2] - '0');
+			q += 3;
+		} else if (strncmp(q, "時", 3) == 0) {
+			q += 3;
+			if (strncmp(q, "半", 3) == 0) {
+				m = 30;
+				q += 3;
+			} else if (isdigit((unsigned char)*q)) {
+				while (isdigit((unsigned char)*q))
+					m = m * 10 + (*q++ - '0');
+				if (strncmp(q, "分", 3) != 0)
+					m = 0;
+			}
+		} else if (!(q[0] == ' ' ? q[1] == 'a' || q[1] == 'p' : q[0] == 'a' || q[0] == 'p')) {
+			continue;	/* 12月, 30人, 3 minutes */
+		}
+		if (*q == ' ')
+			q++;
+		if ((q[0] == 'a' || q[0] == 'p') && (q[1] == 'm' || (q[1] == '.' && q[2] == 'm')))
+			pm = q[0] == 'p';
+		else if (q[0] == 'a' || q[0] == 'p')
+			continue;	/* "9 apples" */
+		/* 午後8時, 夜の9時, 朝8時半 */
+		for (int k = 0; pm < 0 && k < 4; k++) {
+			static const char *const w[] = { "午後", "夜", "夕方", "午前" };
+			const char *at = strstr(f, w[k]);
+
+			if (at && at < before && before - at <= 12)
+				pm = k < 3;
+		}
+		if (pm < 0 && strstr(f, "朝") && strstr(f, "朝") < before)
+			pm = 0;
+		if (m > 59)
+			continue;
+		*half = pm >= 0;
+		if (pm == 1 && h < 12)
+			h += 12;
+		if (pm == 0 && h == 12)
+			h = 0;
+		return h * 60 + m;
+	}
+	return -1;
+}
+
+/* "9:00" as minutes after midnight, or -1. */
+static int
+hhmm_minutes(const char *s)
+{
+	int h, m;
+
+	return s && sscanf(s, "%d:%d", &h, &m) == 2 ? h * 60 + m : -1;
+}
+
+/*
+ * "Can I still get in if I arrive at 21:30?": the route's opening is
+ * arrive and cc-event gave that day's opening hours; yes or no for the
+ * time the question names, with the closing time (the texts
+ * opening.arrive.yes, .early, .late: {time} {date} {place} {hours}
+ * {start} {end}).  A time with no half of the day said (8時半) that is
+ * open only in one half is read in that half, and the other said after
+ * it (opening.arrive.other_early, other_late).  -1 when the day is closed
+ * or no time is named: answer_opening() then says the day.
+ */
+static int
+answer_arrival(const struct cc_answerer *ar, struct cc_answer *a, jv route,
+    jv events, const char *category, const char *query, size_t qlen,
+    const char *lang)
+{
+	jv keep = jv_array();
+	const char *how = str(route, "opening", &keep), *date = NULL;
+	jv opening = member(events, "opening"), places = member(opening, "places");
+	jv day = member(places, category ? category : ""), open = jv_invalid(), list = jv_invalid();
+	struct cc_buf hours = {0}, when = {0};
+	char *f = NULL, tbuf[16], obuf[16];
+	int half = 0, t, rc = -1, n = 0, first = 24 * 60, last = 0;
+	int y, mo, d;
+
+	if (!how || strcmp(how, "arrive") != 0 || jv_get_kind(day) != JV_KIND_OBJECT)
+		goto out;
+	open = member(day, "open");
+	date = str(opening, "date", &keep);
+	if (jv_get_kind(open) != JV_KIND_TRUE || !date ||
+	    sscanf(date, "%d-%d-%d", &y, &mo, &d) != 3)
+		goto out;
+	f = cc_text_fold(query, qlen, NULL, 0);
+	if ((t = clock_named(f, &half)) < 0)
+		goto out;
+	list = member(day, "hours");
+	n = jv_get_kind(list) == JV_KIND_ARRAY ? jv_array_length(jv_copy(list)) : 0;
+	{
+		int from[8], to[8], np = 0, in_t = 0, in_pm = 0, use, verdict, other = -1;
+		const char *and = cc_texts_get(ar->texts, "opening.and", lang, NULL);
+		const char *period = cc_texts_get(ar->texts, "opening.period", lang, NULL);
+		const char *fmt = cc_texts_get(ar->texts, "opening.date", lang, NULL);
+		struct cc_date_vars dv;
+		char key[64], sbuf[16], ebuf[16], place_key[96];
+
+		for (int i = 0; i < n && np < 8; i++) {
+			jv it = jv_array_get(jv_copy(list), i);
+			const char *s0 = str(it, "start", &keep), *e0 = str(it, "end", &keep);
+			struct cc_var v[] = { { "start", s0, 0 }, { "end", e0, 0 }, { "note", "", 0 }, { 0 } };
+
+			if (hhmm_minutes(s0) >= 0 && hhmm_minutes(e0) >= 0) {
+				from[np] = hhmm_minutes(s0);
+				to[np] = hhmm_minutes(e0);
+				first = from[np] < first ? from[np] : first;
+				last = to[np] > last ? to[np] : last;
+				if (np++)
+					cc_buf_add(&hours, and ? and : ", ", strlen(and ? and : ", "));
+				cc_texts_fill(&hours, period ? period : "{start}-{end}", v);
+			}
+			jv_free(it);
+		}
+		if (!np)
+			goto out;
+		for (int i = 0; i < np; i++) {
+			in_t |= t >= from[i] && t < to[i];
+			in_pm |= t + 720 >= from[i] && t + 720 < to[i];
+		}
+		use = t;
+		if (!half && t >= 60 && t < 720 && !in_t && in_pm) {
+			use = t + 720;	/* 8時半 at a venue open 9:00-22:00: 20:30 */
+			other = t;
+		}
+		verdict = (use == t ? in_t : in_pm) ? 0 : use < first ? 1 : 2;
+		snprintf(tbuf, sizeof tbuf, "%d:%02d", use / 60, use % 60);
+		snprintf(sbuf, sizeof sbuf, "%d:%02d", first / 60, first % 60);
+		snprintf(ebuf, sizeof ebuf, "%d:%02d", last / 60 % 24, last % 60);
+		cc_texts_date_vars(ar->texts, lang, cc_date_start((struct cc_date){ y, mo, d }), &dv);
+		cc_texts_fill(&when, fmt ? fmt : "{year}-{month2}-{day2}", dv.vars);
+		snprintf(place_key, sizeof place_key, "place.%s", category);
+		{
+			const char *place = cc_texts_get(ar->texts, place_key, lang, NULL);
+			struct cc_var v[] = {
+				{ "time", tbuf, 0 }, { "date", when.len ? when.data : "", when.len },
+				{ "place", place ? place : "", 0 },
+				{ "hours", hours.data, hours.len }, { "start", sbuf, 0 },
+				{ "end", ebuf, 0 }, { "other", obuf, 0 }, { 0 },
+			};
+
+			snprintf(key, sizeof key, "opening.arrive.%s",
+			    verdict == 0 ? "yes" : verdict == 1 ? "early" : "late");
+			if (say(ar, a, key, lang, v) < 0)
+				goto out;
+			if (other >= 0) {	/* the morning's 8:30 too */
+				const char *note = cc_texts_get(ar->texts, other < first ?
+				    "opening.arrive.other_early" : "opening.arrive.other_late", lang, NULL);
+
+				snprintf(obuf, sizeof obuf, "%d:%02d", other / 60, other % 60);
+				if (note) {
+					if (a->text.len && (unsigned char)a->text.data[a->text.len - 1] < 0x80)
+						cc_buf_add(&a->text, " ", 1);
+					cc_texts_fill(&a->text, note, v);
+				}
+			}
+			a->confidence = 0.9;
+			add_source(a, "calendar");
+			rc = 0;
+		}
+	}
+out:
+	free(f);
+	cc_buf_release(&hours);
+	cc_buf_release(&when);
+	jv_free(list);
+	jv_free(open);
+	jv_free(day);
+	jv_free(places);
+	jv_free(opening);
+	jv_free(keep);
+	return rc;
+}
+
+/*
+ * An open day that follows a closure (「1月4日からは開いとる？」): the
+ * closure it reopens after (cc-event's after_closed), the text
+ * opening.after_closed {reason}.
+ */
+static void
+after_closed(const struct cc_answerer *ar, struct cc_answer *a, jv day,
+    const char *lang, jv *keep)
+{
+	jv ac = member(day, "after_closed");
+	const char *title = jv_get_kind(ac) == JV_KIND_OBJECT ? str(ac, "title", keep) : NULL;
+	const char *t = cc_texts_get(ar->texts, "opening.after_closed", lang, NULL);
+	struct cc_buf why = {0};
+
+	if (title && t) {
+		language_part(title, " / ", lang, &why);
+		{
+			struct cc_var v[] = { { "reason", why.len ? why.data : "", why.len }, { 0 } };
+
+			if (a->text.len && (unsigned char)a->text.data[a->text.len - 1] < 0x80)
+				cc_buf_add(&a->text, " ", 1);
+			cc_texts_fill(&a->text, t, v);
+		}
+	}
+	cc_buf_release(&why);
+	jv_free(ac);
+}
+
+/*
+ * After a closed day, the next day the place opens and its hours
+ * (cc-event's next_open): the text opening.next {next_date} {next_hours}.
+ */
+static void
+next_open(const struct cc_answerer *ar, struct cc_answer *a, jv day,
+    const char *lang, const char *and, jv *keep)
+{
+	jv nx = member(day, "next_open"), list = member(nx, "hours");
+	const char *date = jv_get_kind(nx) == JV_KIND_OBJECT ? str(nx, "date", keep) : NULL;
+	const char *t = cc_texts_get(ar->texts, "opening.next", lang, NULL);
+	const char *period = cc_texts_get(ar->texts, "opening.period", lang, NULL);
+	const char *fmt = cc_texts_get(ar->texts, "opening.date", lang, NULL);
+	int n = jv_get_kind(list) == JV_KIND_ARRAY ? jv_array_length(jv_copy(list)) : 0;
+	struct cc_buf hours = {0}, when = {0};
+	int y, m, d;
+
+	if (!t || !date || !n || sscanf(date, "%d-%d-%d", &y, &m, &d) != 3)
+		goto out;
+	{
+		struct cc_date_vars dv;
+
+		cc_texts_date_vars(ar->texts, lang, cc_date_start((struct cc_date){ y, m, d }), &dv);
+		cc_texts_fill(&when, fmt ? fmt : "{year}-{month2}-{day2}", dv.vars);
+	}
+	for (int i = 0; i < n; i++) {
+		jv it = jv_array_get(jv_copy(list), i);
+		struct cc_var v[] = {
+			{ "start", str(it, "start", keep), 0 },
+			{ "end", str(it, "end", keep), 0 }, { "note", "", 0 }, { 0 },
+		};
+
+		if (i)
+			cc_buf_add(&hours, and, strlen(and));
+		if (v[0].value && v[1].value)
+			cc_texts_fill(&hours, period ? period : "{start}-{end}", v);
+		jv_free(it);
+	}
+	{
+		struct cc_var v[] = {
+			{ "next_date", when.len ? when.data : "", when.len },
+			{ "next_hours", hours.len ? hours.data : "", hours.len }, { 0 },
+		};
+
+		if (a->text.len && (unsigned char)a->text.data[a->text.len - 1] < 0x80)
+			cc_buf_add(&a->text, " ", 1);
+		cc_texts_fill(&a->text, t, v);
+	}
+out:
+	cc_buf_release(&hours);
+	cc_buf_release(&when);
+	jv_free(list);
+	jv_free(nx);
+}
+
+/*
  * "Is it open on D?": cc-event's events.opening (the opening calendar,
  * cc-event(1)) says for the one day asked whether each place is open and
  * when, or why it is closed.  Answered when the route says how (its
@@ -362,6 +638,24 @@ answer_opening(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 
 			snprintf(said, sizeof said, "opening.%s.%s", how, is_open ? "open" : "closed");
 			if (say(ar, a, said, lang, v) == 0) {
+				/*
+				 * open on a weekday that has a closing rule of its
+				 * own ("Is it closed on Mondays?"): the rule too,
+				 * the text opening.HOW.weekdayN (1 Monday .. 7)
+				 */
+				const char *note;
+
+				snprintf(said, sizeof said, "opening.%s.weekday%d", how,
+				    cc_date_weekday((struct cc_date){ y, m, d }));
+				if (is_open && (note = cc_texts_get(ar->texts, said, lang, NULL))) {
+					if (a->text.len && (unsigned char)a->text.data[a->text.len - 1] < 0x80)
+						cc_buf_add(&a->text, " ", 1);	/* after "." */
+					cc_texts_fill(&a->text, note, v);
+				}
+				if (!is_open)
+					next_open(ar, a, day, lang, and, &keep);
+				else
+					after_closed(ar, a, day, lang, &keep);
 				a->confidence = 0.9;
 				add_source(a, "calendar");
 				rc = 0;
@@ -1105,6 +1399,81 @@ cell_with_other(struct cc_answer *a, const struct passages *ps, int table,
 }
 
 /*
+ * A head count the folded question gives (30人, 30名, "30 people", "a
+ * 30-seat room", "for 12"); 0 when it gives none.
+ */
+static int
+head_count(const char *f)
+{
+	for (const char *p = f; *p; p++) {
+		int n = 0, nd = 0;
+		const char *q = p;
+
+		if (!isdigit((unsigned char)*p) || (p > f && isdigit((unsigned char)p[-1])))
+			continue;
+		while (isdigit((unsigned char)*q) && nd < 4)
+			n = n * 10 + (*q++ - '0'), nd++;
+		if (isdigit((unsigned char)*q) || n < 2)
+			continue;
+		if (strncmp(q, "人", 3) == 0 || strncmp(q, "名", 3) == 0)
+			return n;
+		if (*q == ' ' || *q == '-')
+			q++;
+		if (strncmp(q, "people", 6) == 0 || strncmp(q, "persons", 7) == 0 ||
+		    strncmp(q, "seat", 4) == 0 || strncmp(q, "guests", 6) == 0 ||
+		    strncmp(q, "participants", 12) == 0 || strncmp(q, "of us", 5) == 0)
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * The table's column for a head count: the knowledge base says each
+ * column's capacity in prose ("Room 3 seats 30", 会議室3が30人), a number
+ * within a few bytes after the column's name in some passage; the
+ * smallest that holds n.  0 when no passage says.
+ */
+static int
+capacity_column(const struct passages *ps, const struct cell_table *t, int n)
+{
+	int best = 0, best_cap = 0;
+
+	for (int k = 1; k < t->ncols; k++) {
+		char *h = fold_tight(t->col[k]);
+		size_t hl = strlen(h);
+		int cap = 0;
+
+		for (int i = 0; i < ps->n && !cap && hl; i++) {
+			jv keep = jv_array();
+			const char *content = pstr(ps, i, P_CONTENT, &keep);
+			char *c = content ? fold_tight(content) : NULL;
+
+			for (const char *p = c ? strstr(c, h) : NULL; p && !cap; p = strstr(p + 1, h)) {
+				const char *q = p + hl;
+				int skip = 0;
+
+				if (isdigit((unsigned char)*q))
+					continue;	/* room1 in room12 */
+				/* a word between, not a table's cell or a list */
+				while (*q && !isdigit((unsigned char)*q) && skip < 9 &&
+				    !ispunct((unsigned char)*q))
+					q++, skip++;
+				if (isdigit((unsigned char)*q) && skip > 0)
+					cap = atoi(q);
+			}
+			free(c);
+			jv_free(keep);
+		}
+		if (cap >= n && (!best || cap < best_cap)) {
+			best = k;
+			best_cap = cap;
+		}
+		free(h);
+	}
+	return best;
+}
+
+/*
  * A question about one column of a table in a passage (会議室2, "Room 3")
  * and one of its rows, by its hours (13時から17時, "9 to 9": the smallest
  * row that holds them) or its label (午前中, "the evening slot"): that
@@ -1160,6 +1529,12 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a,
 			if (column_named(ar, h, q))
 				cols[ncols++] = k;
 			free(h);
+		}
+		if (!ncols) {	/* "the 30-seat room": the column that holds them */
+			int n = head_count(qraw);
+
+			if (n && (cols[0] = capacity_column(ps, &t, n)) > 0)
+				ncols = 1;
 		}
 		col = ncols ? cols[0] : 0;
 		for (int k = 0; col > 0 && k < t.nrows; k++) {
@@ -1266,6 +1641,7 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		category = *venue ? venue : NULL;	/* no places named: any passage */
 	}
 	if (answer_compound(ar, a, route, ps, events, lang) == 0 ||
+	    answer_arrival(ar, a, route, events, category, query, qlen, lang) == 0 ||
 	    answer_opening(ar, a, route, events, category, lang) == 0 ||
 	    answer_closings(ar, a, route, events, category, lang) == 0) {
 		jv_free(keep);

@@ -1205,6 +1205,43 @@ write_closings(struct cc_event_sources *s, const struct cc_time_range *r,
 	return 0;
 }
 
+/*
+ * The first of the 14 days after `day` that `place` is open, in *next,
+ * with that day's opening events in *l (released by the caller); -1 when
+ * none is.  Asked only for a closed day ("and if not, when can I come?").
+ */
+static int
+next_open(struct cc_event_sources *s, struct cc_date day, const char *place,
+    size_t plen, struct cc_date *next, struct cc_event_list *l)
+{
+	char err[256];
+
+	for (int k = 1; k <= 14; k++) {
+		struct cc_date d = cc_date_add(day, k);
+		int closed = 0, any = 0;
+
+		memset(l, 0, sizeof *l);
+		if (cc_ics_expand(s->opening, cc_date_start(d),
+		    cc_date_start(cc_date_add(d, 1)), 0, l, err, sizeof err) < 0) {
+			cc_event_list_release(l);
+			return -1;
+		}
+		cc_event_list_finish(l);
+		for (size_t i = 0; i < l->n; i++)
+			if (names_place(l->v[i].location, place, plen)) {
+				any = 1;
+				closed |= l->v[i].all_day;
+			}
+		if (any && !closed) {
+			*next = d;
+			return 0;
+		}
+		cc_event_list_release(l);
+	}
+	memset(l, 0, sizeof *l);
+	return -1;
+}
+
 int
 cc_event_write_opening(struct cc_event_sources *s, const struct cc_time_range *r,
     struct cc_jw *w)
@@ -1290,6 +1327,62 @@ cc_event_write_opening(struct cc_event_sources *s, const struct cc_time_range *r
 			cc_jw_end(w);
 		}
 		cc_jw_end(w);
+		if (!closed) {	/* open again after a closure: 1月4日からは開いとる？ */
+			struct cc_event_list pl = {0};
+			struct cc_date pd = cc_date_add(day, -1);
+			char perr[256];
+			const char *why = NULL;
+
+			if (cc_ics_expand(s->opening, cc_date_start(pd), cc_date_start(day), 0,
+			    &pl, perr, sizeof perr) >= 0) {
+				cc_event_list_finish(&pl);
+				for (size_t i = 0; i < pl.n && !why; i++)
+					if (pl.v[i].all_day && names_place(pl.v[i].location, place[k], plen[k]))
+						why = pl.v[i].title;
+				if (why) {
+					cc_jw_key(w, "after_closed");
+					cc_jw_object(w);
+					cc_jw_key(w, "title");
+					cc_jw_cstr(w, why);
+					cc_jw_end(w);
+				}
+			}
+			cc_event_list_release(&pl);
+		}
+		if (closed) {	/* and the next day it opens, with its hours */
+			struct cc_event_list nl;
+			struct cc_date nd;
+
+			if (next_open(s, day, place[k], plen[k], &nd, &nl) == 0) {
+				snprintf(t, sizeof t, "%04d-%02d-%02d", nd.year % 10000, nd.month, nd.day);
+				cc_jw_key(w, "next_open");
+				cc_jw_object(w);
+				cc_jw_key(w, "date");
+				cc_jw_cstr(w, t);
+				cc_jw_key(w, "hours");
+				cc_jw_array(w);
+				for (size_t i = 0; i < nl.n; i++) {
+					const struct cc_event *e = &nl.v[i];
+					char a[8], b[8];
+
+					if (!names_place(e->location, place[k], plen[k]) || e->all_day)
+						continue;
+					hhmm(e->start, a);
+					hhmm(e->has_end ? e->end : e->start, b);
+					cc_jw_object(w);
+					cc_jw_key(w, "title");
+					cc_jw_cstr(w, e->title);
+					cc_jw_key(w, "start");
+					cc_jw_cstr(w, a);
+					cc_jw_key(w, "end");
+					cc_jw_cstr(w, b);
+					cc_jw_end(w);
+				}
+				cc_jw_end(w);
+				cc_jw_end(w);
+				cc_event_list_release(&nl);
+			}
+		}
 		cc_jw_end(w);
 	}
 	cc_jw_end(w);

@@ -31,6 +31,7 @@
 #include "cc_json.h"
 #include "cc_record.h"
 #include "cc_text.h"
+#include "cc_casual.h"
 #include "cc_lang.h"
 #include "cc_litindex.h"
 #include "cc_rules.h"
@@ -164,6 +165,7 @@ struct cc_rules {
 	int jit;		/* the patterns are JIT-compiled */
 	struct cc_litindex *lits;	/* targets: cues, then MAX_CUES + fix */
 	int no_prefilter;	/* CC_RULES_NO_PREFILTER: check the prefilter */
+	int casual;		/* "normalise casual": cc_casual() after folding */
 	struct cc_lithit *hits;
 	/* the current evaluation */
 	char *text;
@@ -645,6 +647,10 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 			r->vocab_len = cc_xrealloc(r->vocab_len, r->nvocab * sizeof *r->vocab_len);
 			r->vocab_len[r->nvocab - 1] = strlen(r->vocab[r->nvocab - 1]);
 		}
+	} else if (strcmp(kw, "normalise") == 0) {
+		if (strcmp(cc_trim(rest), "casual") != 0)
+			return load_error(r, lineno, "expected 'normalise casual'");
+		r->casual = 1;
 	} else if (strcmp(kw, "context-skip") == 0) {
 		while (*rest)
 			add_word(&r->skip_agents, &r->nskip, cc_word(&rest));
@@ -1294,6 +1300,16 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 		jit_all(r);
 	free(r->text);
 	r->text = cc_text_fold(query, len, &r->text_len, 0);
+	if (r->casual) {	/* 開いとる as 開いてる, before any fix or cue */
+		size_t n;
+		char *c = cc_casual(r->text, r->text_len, &n);
+
+		if (c) {
+			free(r->text);
+			r->text = c;
+			r->text_len = n;
+		}
+	}
 	apply_fixes(r);	/* leaves the literals scanned in the text it leaves */
 	if (correct_typos(r))
 		scan_literals(r);

@@ -33,6 +33,7 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	const char *q;
 
 	int day_only = 0;	/* an agent answered otherwise: the day's opening only */
+	int arrive = 0;		/* "can I get in at 21:30?": today unless a day is named */
 	jv cont = jv_invalid();	/* route.search_query: the question continued */
 	size_t rlen;
 	const char *raw = cc_record_raw(rec, "route", &rlen);
@@ -60,6 +61,7 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		if (other || (day_only && (!v[1] || *v[1] != '"' ||
 		    !cc_event_has_opening(a->sources))))
 			return CC_RECORD_PASS;
+		arrive = v[1] && l[1] == 8 && memcmp(v[1], "\"arrive\"", 8) == 0;
 		if (day_only && v[2] && *v[2] == '"')
 			cont = cc_json_to_jv(v[2], l[2]);
 	}
@@ -73,6 +75,12 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		cc_time_extract(jv_string_value(cont),
 		    (size_t)jv_string_length_bytes(jv_copy(cont)), a->now, &r);
 	jv_free(cont);
+	if (day_only && arrive && r.implicit) {
+		r.implicit = 0;
+		r.open = 0;
+		r.kind = "today";
+		r.first = r.last = cc_date_of(a->now);
+	}
 	if (day_only) {
 		struct cc_buf b = {0};
 		struct cc_jw w;

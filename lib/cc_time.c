@@ -37,6 +37,7 @@
 
 #include "cc_util.h"
 #include "cc_text.h"
+#include "cc_casual.h"
 #include "cc_time.h"
 
 /* ---- zones and dates ---- */
@@ -2754,11 +2755,29 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 	static const char *const parts[] = {NULL, "morning", "afternoon", "evening", "night"};
 	struct text x = {0};
 	struct reading rd = { .x = &x };
-	char *lower, *cased, *respelled, *rephrased;
+	char *lower, *cased, *respelled, *rephrased, *casual = NULL;
 	size_t rlen = 0;
 	int chosen = -1, attributive_seen = 0;
 
 	memset(r, 0, sizeof *r);
+	/*
+	 * romaji and chat spellings as the router reads them (doyoubi,
+	 * ashita); the dialect's verbs name no time, so a question with no
+	 * Latin letter is not folded for it
+	 */
+	for (size_t i = 0; i < len; i++) {
+		if ((q[i] | 0x20) >= 'a' && (q[i] | 0x20) <= 'z') {
+			char *f = cc_text_fold(q, len, &rlen, 0);
+
+			casual = cc_casual(f, rlen, &rlen);
+			free(f);
+			if (casual) {
+				q = casual;
+				len = rlen;
+			}
+			break;
+		}
+	}
 	respelled = respell(q, len, &rlen);
 	if (respelled) {
 		q = respelled;
@@ -2912,4 +2931,5 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 	free(cased);
 	free(respelled);
 	free(rephrased);
+	free(casual);
 }

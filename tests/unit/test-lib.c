@@ -12,6 +12,7 @@
 #include "cc_json.h"
 #include "cc_record.h"
 #include "cc_text.h"
+#include "cc_casual.h"
 #include "cc_lang.h"
 #include "cc_session.h"
 #include "tap.h"
@@ -662,6 +663,57 @@ test_fold(void)
 	fold_is("B1ー", "b1ー", 0);	/* ー after a non-kana is left alone */
 }
 
+/* The casual spelling of in as cc_casual() writes it after folding; want
+ * NULL: nothing changes. */
+static void
+casual_is(const char *in, const char *want)
+{
+	char *f = cc_text_fold(in, strlen(in), NULL, 0);
+	char *got = cc_casual(f, strlen(f), NULL);
+
+	is_str(got, want, "casual '%s'", in);
+	free(got);
+	free(f);
+}
+
+static void
+test_casual(void)
+{
+	/* the progressive とる/よる, by the stem before it */
+	casual_is("今日開いとる？", "今日開いてる?");
+	casual_is("明日はやっとる？", "明日はやつてる?");
+	casual_is("しあさっては営業しとる？", "しあさつては営業してる?");
+	casual_is("閉じとらん", "閉じてない");
+	casual_is("営業しよる？", "営業してる?");
+	casual_is("サイノ開きよると？", "さいの開いてるの?");
+	/* final particles, only at the end of the sentence */
+	casual_is("なんができると？", "なにができるの?");
+	casual_is("あんた誰なん？", "あなた誰なの?");
+	casual_is("行くけん、開いとるやろ？", "行くから、開いてるだろ?");
+	casual_is("開いとるばい", "開いてる");
+	casual_is("ばいばい", NULL);
+	casual_is("ちょっと待って", NULL);
+	casual_is("によると", NULL);
+	/* loanwords that fold to what a pattern reads */
+	casual_is("イベントのタイトル", NULL);
+	casual_is("ケトルある？", NULL);
+	casual_is("公式サイト？", NULL);
+	casual_is("写真とる", NULL);
+	/* casual words, elongation, emoji */
+	casual_is("あんがと〜🙏", "ありがとー");
+	casual_is("おはよ〜☀️", "おはようー");
+	casual_is("おはようございます", NULL);
+	casual_is("ほな", "じゃあね");
+	casual_is("👋 hiii", "hi");
+	casual_is("heyyy!!", "hey!!");
+	casual_is("cya", "see you");
+	casual_is("r u a bot?", "are u a bot?");
+	casual_is("is it yasumi on dec 30?", "is it closed on dec 30?");
+	casual_is("coffee, www.engineercafe.jp", NULL);
+	casual_is("good morning", NULL);
+	casual_is("", NULL);
+}
+
 static void
 test_config(void)
 {
@@ -864,6 +916,7 @@ main(void)
 	test_time();
 	test_lang();
 	test_fold();
+	test_casual();
 	test_config();
 	test_store_names();
 	test_session_state();
