@@ -13,8 +13,8 @@
  *     meaning and go;
  *   - a few casual words: あんがと, おはよ, ほな, あんた, なんが;
  *   - English chat: letters held down (hiii, heyyy, byeee), cya, thks,
- *     "r u"; romaji words of the venue's aspects (yasumi, heijitsu,
- *     doyoubi, yoyaku);
+ *     "r u", a dropped final g (goin, nothin); romaji words of the
+ *     venue's aspects (yasumi, heijitsu, doyoubi, yoyaku);
  *   - emoji, pictographs and variation selectors become spaces, so
  *     "👋 hi" still begins with its greeting.
  *
@@ -281,10 +281,10 @@ japanese(struct out *o, const char *s, size_t len, size_t i)
 static const struct {
 	const char *from, *to;
 } words[] = {
-	{ "ashita", "tomorrow" }, { "byee", "bye" }, { "cya", "see you" },
-	{ "doyobi", "saturday" }, { "doyoubi", "saturday" },
-	{ "getsuyobi", "monday" }, { "getsuyoubi", "monday" },
-	{ "heijitsu", "weekdays" }, { "heijitu", "weekdays" },
+	{ "anythin", "anything" }, { "ashita", "tomorrow" }, { "byee", "bye" }, { "comin", "coming" }, { "cya", "see you" },
+	{ "doin", "doing" }, { "doyobi", "saturday" }, { "doyoubi", "saturday" },
+	{ "getsuyobi", "monday" }, { "getsuyoubi", "monday" }, { "goin", "going" },
+	{ "happenin", "happening" }, { "heijitsu", "weekdays" }, { "heijitu", "weekdays" },
 	{ "helo", "hello" }, { "heyy", "hey" }, { "hii", "hi" },
 	{ "ikura", "how much" }, { "kaigishitsu", "meeting room" },
 	{ "kayobi", "tuesday" }, { "kayoubi", "tuesday" },
@@ -292,10 +292,10 @@ static const struct {
 	{ "kyukan", "closed" }, { "kyukanbi", "closed" },
 	{ "kyuukan", "closed" }, { "kyuukanbi", "closed" },
 	{ "mokuyobi", "thursday" }, { "mokuyoubi", "thursday" },
-	{ "nichiyobi", "sunday" }, { "nichiyoubi", "sunday" },
+	{ "nichiyobi", "sunday" }, { "nichiyoubi", "sunday" }, { "nothin", "nothing" },
 	{ "oyasumi", "good night" }, { "sayonara", "goodbye" },
 	{ "sayounara", "goodbye" }, { "shumatsu", "weekend" },
-	{ "shuumatsu", "weekend" }, { "suiyobi", "wednesday" },
+	{ "shuumatsu", "weekend" }, { "somethin", "something" }, { "suiyobi", "wednesday" },
 	{ "suiyoubi", "wednesday" }, { "tatemono", "building" },
 	{ "teikyubi", "closed" }, { "teikyuubi", "closed" },
 	{ "thks", "thanks" }, { "thnks", "thanks" }, { "tks", "thanks" },
