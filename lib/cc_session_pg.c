@@ -1316,12 +1316,15 @@ pg_state_get(void *b, const char *session, const char *name, char **json, time_t
 	return found;
 }
 
+/*
+ * Write one row (name, session, at, json) of a state (S_PUT) or of its
+ * history (S_HADD) in the batch, and keep it to write again after a
+ * lost connection; c is the state's connection.
+ */
 static int
-pg_state_put(void *b, const char *session, const char *name, const char *json,
-    time_t at)
+put_row(struct pg *p, struct conn *c, int k, const char *session,
+    const char *name, const char *json, time_t at)
 {
-	struct pg *p = b;
-	struct conn *c = state_of(p, name);
 	char when[24];
 	const char *v[] = { name, session, when, json };
 	PGresult *r;
@@ -1329,10 +1332,22 @@ pg_state_put(void *b, const char *session, const char *name, const char *json,
 	if (!c || batch_begin(p, c) < 0 || bump(p, c, 0) < 0)
 		return -1;
 	snprintf(when, sizeof when, "%lld", (long long)at);
-	if (!(r = run(p, c, S_PUT, NULL, v)))
+	if (!(r = run(p, c, k, NULL, v)))
 		return -1;
 	pq.clear(r);
-	log_add(c, S_PUT, v);
+	log_add(c, k, v);
+	return 0;
+}
+
+static int
+pg_state_put(void *b, const char *session, const char *name, const char *json,
+    time_t at)
+{
+	struct pg *p = b;
+	struct conn *c = state_of(p, name);
+
+	if (put_row(p, c, S_PUT, session, name, json, at) < 0)
+		return -1;
 	return batch_end(p, c);
 }
 
@@ -1463,17 +1478,9 @@ pg_history_add(void *b, const char *session, const char *name,
 {
 	struct pg *p = b;
 	struct conn *c = state_of(p, name);
-	char when[24];
-	const char *v[] = { name, session, when, json };
-	PGresult *r;
 
-	if (!c || batch_begin(p, c) < 0 || bump(p, c, 0) < 0)
+	if (put_row(p, c, S_HADD, session, name, json, at) < 0)
 		return -1;
-	snprintf(when, sizeof when, "%lld", (long long)at);
-	if (!(r = run(p, c, S_HADD, NULL, v)))
-		return -1;
-	pq.clear(r);
-	log_add(c, S_HADD, v);
 	c->pending++;
 	return 0;
 }
