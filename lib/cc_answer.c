@@ -2140,28 +2140,29 @@ answer_memory(const struct cc_answerer *ar, struct cc_answer *a,
     const char *lang)
 {
 	/*
-	 * The newest earlier questions listed are among the newest
-	 * MAX_MEMORY_TURNS + 1 turns, this one aside: reading 32 with their
-	 * answers, as before, made a memory question cost about 200 us.
+	 * The turns before this one, not the session's newest: in the
+	 * stage processes cc-route runs a pipe's worth of records ahead and
+	 * has recorded turns the session asks after this question.  A
+	 * record without a turn of its own (cc-route recorded none: it ran
+	 * without memory, or lost its store) is answered from the newest.
+	 * Reading 32 turns with their answers, as once, made a memory
+	 * question cost about 200 us: only the ones listed are read.
 	 */
-	struct cc_turn turns[MAX_MEMORY_TURNS + 1];
-	int n = store && session ? cc_session_recent(store, session,
-	    ar->now - ar->window, turns, MAX_MEMORY_TURNS + 1) : 0;
+	struct cc_turn turns[MAX_MEMORY_TURNS];
+	time_t since = ar->now - ar->window;
+	int n = !store || !session ? 0 : this_turn >= 0 ?
+	    cc_session_before(store, session, this_turn, since, turns,
+	    MAX_MEMORY_TURNS) :
+	    cc_session_recent(store, session, since, turns, MAX_MEMORY_TURNS);
 	struct cc_buf list = {0};
-	int listed = 0, first;
+	int listed = 0;
 
 	if (n < 0)
 		n = 0;
-	/* the newest earlier questions, oldest first */
-	int earlier = 0;
-	for (int i = 0; i < n; i++)
-		earlier += turns[i].id != this_turn;
-	first = earlier > MAX_MEMORY_TURNS ? earlier - MAX_MEMORY_TURNS : 0;
-	for (int i = 0, k = 0; i < n; i++) {
+	/* oldest first */
+	for (int i = 0; i < n; i++) {
 		char num[16], answer[MEMORY_ANSWER_CHARS * 4 + 8];
 
-		if (turns[i].id == this_turn || k++ < first)
-			continue;
 		snprintf(num, sizeof num, "%d", ++listed);
 		struct cc_var v[] = {
 			{ "n", num, 0 }, { "query", turns[i].query ? turns[i].query : "", 0 },

@@ -466,6 +466,13 @@ cc_session_recent(struct cc_session *s, const char *session, time_t since,
 }
 
 int
+cc_session_before(struct cc_session *s, const char *session, long long turn,
+    time_t since, struct cc_turn *turns, int max)
+{
+	return s->ops->before(s->b, session, turn, since, turns, max);
+}
+
+int
 cc_session_flush(struct cc_session *s)
 {
 	if (!s)

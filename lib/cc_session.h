@@ -90,6 +90,17 @@ int cc_session_admin(const struct cc_config *cfg, enum cc_store_admin what,
 int cc_session_recent(struct cc_session *s, const char *session, time_t since,
 	struct cc_turn *turns, int max);
 /*
+ * The same, but only the turns of `session` before its turn `turn` (a
+ * record's route.debug_info.session.turn): what was asked before that
+ * record, whatever the writer of turns has recorded since.  cc-respond
+ * reads a pipe's worth of records behind cc-route, which has by then
+ * recorded turns the session asks later, and the newest turns
+ * (cc_session_recent) would be those.  0 turns when `turn` is not one
+ * of session's (or is purged); -1 on a store error.
+ */
+int cc_session_before(struct cc_session *s, const char *session, long long turn,
+	time_t since, struct cc_turn *turns, int max);
+/*
  * The same turns (at most 32; answers only as cc_session_recent gives
  * them), borrowed: *turns points at them until the next call of
  * cc_session_turns or cc_session_close; a cc_session_add in between

@@ -173,7 +173,8 @@ static const char *const migrations[] = {
 enum { S_RECENT, S_RECENT_ANSWERS, S_ADD, S_ANSWER, S_GET, S_PUT, S_COUNTER,
 	S_BUMP, S_PEEK, S_PURGE, S_PRUNE_TURNS, S_PRUNE_ANSWERS, S_PRUNE_STATE,
 	S_LOG, S_IDS, S_ADD_MANY, S_ANSWER_MANY, S_SNAPSHOT, S_NOTES,
-	S_IDS_LOCK, S_IDS_PAST, S_HADD, S_HGET, S_HCLEAR, S_PRUNE_HISTORY, NSTMT };
+	S_IDS_LOCK, S_IDS_PAST, S_HADD, S_HGET, S_HCLEAR, S_PRUNE_HISTORY,
+	S_BEFORE, S_BEFORE_ANSWERS, NSTMT };
 static const struct {
 	const char *name, *sql;
 	int n;
@@ -263,7 +264,19 @@ static const struct {
 	{ "cc_hclear", "DELETE FROM concierge.history WHERE name = $1"
 	  " AND session = $2", 2 },
 	{ "cc_prune_history", "DELETE FROM concierge.history WHERE at < $1", 1 },
+	/* cc_recent(_answers) before a turn of the session (cc_session_before) */
+	{ "cc_before", "SELECT id, at, query, language, agent, category,"
+	  " request_type, slots, NULL FROM concierge.turns"
+	  " WHERE session = $1 AND at >= $2 AND id < $4"
+	  " ORDER BY id DESC LIMIT $3", 4 },
+	{ "cc_before_answers", "SELECT t.id, t.at, t.query, t.language, t.agent,"
+	  " t.category, t.request_type, t.slots, a.answer FROM concierge.turns t"
+	  " LEFT JOIN concierge.answers a ON a.turn = t.id"
+	  " WHERE t.session = $1 AND t.at >= $2 AND t.id < $4"
+	  " ORDER BY t.id DESC LIMIT $3", 4 },
 };
+/* struct conn's prepared has a bit per statement */
+_Static_assert(NSTMT <= 32, "more statements than bits in conn.prepared");
 
 /* ---- connections and their batches ---- */
 
@@ -1112,22 +1125,30 @@ pending_turn_of(const struct conn *c, const char *session)
 	return 0;
 }
 
+/*
+ * The session's newest max turns at or after since (before 0), or those
+ * before its turn `before`: ids are the order of a session's turns, as
+ * SQLite's chain is (a turn that saw another's has a larger id: cc_ids).
+ */
 static int
-pg_recent(void *b, const char *session, time_t since, struct cc_turn *turns, int max)
+recent(struct pg *p, const char *session, long long before, time_t since,
+    struct cc_turn *turns, int max)
 {
-	struct pg *p = b;
-	char at[24], lim[16];
-	const char *v[] = { session, at, lim };
+	char at[24], lim[16], id[24];
+	const char *v[] = { session, at, lim, id };
 	PGresult *r;
 	int n;
 
 	snprintf(at, sizeof at, "%lld", (long long)since);
 	snprintf(lim, sizeof lim, "%d", max);
+	snprintf(id, sizeof id, "%lld", before);
 	/* this connection reads its own writes, as SQLite's does */
 	if (p->main.unsent && (p->answers || pending_turn_of(&p->main, session)) &&
 	    write_pending(p, &p->main) < 0)
 		return -1;
-	if (!(r = run(p, &p->main, p->answers ? S_RECENT_ANSWERS : S_RECENT, NULL, v)))
+	if (!(r = run(p, &p->main, before ?
+	    (p->answers ? S_BEFORE_ANSWERS : S_BEFORE) :
+	    (p->answers ? S_RECENT_ANSWERS : S_RECENT), NULL, v)))
 		return -1;
 	n = pq.ntuples(r);
 	if (n > max)
@@ -1148,6 +1169,19 @@ pg_recent(void *b, const char *session, time_t since, struct cc_turn *turns, int
 	}
 	pq.clear(r);
 	return n;
+}
+
+static int
+pg_recent(void *b, const char *session, time_t since, struct cc_turn *turns, int max)
+{
+	return recent(b, session, 0, since, turns, max);
+}
+
+static int
+pg_before(void *b, const char *session, long long turn, time_t since,
+    struct cc_turn *turns, int max)
+{
+	return turn > 0 ? recent(b, session, turn, since, turns, max) : 0;
 }
 
 /*
@@ -1535,6 +1569,7 @@ const struct cc_store_ops cc_store_pg = {
 	.error = pg_error,
 	.transient = pg_transient,
 	.recent = pg_recent,
+	.before = pg_before,
 	.add = pg_add,
 	.answer = pg_answer,
 	.flush = pg_flush,

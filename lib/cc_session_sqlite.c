@@ -69,7 +69,7 @@ struct state {
 struct lite {
 	struct store turns, answers;	/* answers.db: CC_SESSION_ANSWERS only */
 	struct store *failed;		/* the one whose error is the last */
-	sqlite3_stmt *last, *turn, *add, *add_prev, *head, *answer, *answer_of;
+	sqlite3_stmt *last, *prev, *turn, *add, *add_prev, *head, *answer, *answer_of;
 	sqlite3_stmt *read_begin, *read_end;	/* answers.db, for lite_recent */
 	const struct cc_config *cfg;	/* for opening state files later */
 	char *dir;			/* ... in this directory */
@@ -380,6 +380,8 @@ static int lite_flush(void *b);
  * question half a million instructions.
  */
 #define SQL_LAST "SELECT last FROM sessions WHERE session = ?1"
+/* the turn before a turn of the session: none when it is another's */
+#define SQL_PREV "SELECT prev FROM turns WHERE id = ?1 AND session = ?2"
 #define SQL_TURN "SELECT prev, at, query, language, agent, category," \
 	" request_type, slots FROM turns WHERE id = ?1"
 #define SQL_ADD "INSERT INTO turns (session, at, query, language, agent," \
@@ -448,6 +450,7 @@ lite_close(void *b)
 		return;
 	lite_flush(s);
 	sqlite3_finalize(s->last);
+	sqlite3_finalize(s->prev);
 	sqlite3_finalize(s->turn);
 	sqlite3_finalize(s->add);
 	sqlite3_finalize(s->add_prev);
@@ -492,34 +495,43 @@ column(sqlite3_stmt *st, int i)
 }
 
 /*
- * The session's chain, from its newest turn back, until max turns at or
- * after since are found or it ends: turns older than the retention are
- * gone, and so is the rest of the chain behind them.
+ * The session's chain, from its newest turn back (from is 0) or from the
+ * turn before its turn `from`, until max turns at or after since are
+ * found or it ends: turns older than the retention are gone, and so is
+ * the rest of the chain behind them.
  */
 static int
-lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
-    int max)
+walk(struct lite *s, const char *session, sqlite3_int64 from, time_t since,
+    struct cc_turn *turns, int max)
 {
-	struct lite *s = b;
 	int n = 0, rc;
 	sqlite3_int64 id = 0;
 	sqlite3_stmt *bad = NULL;	/* reset last, so its error is the one told */
+	sqlite3_stmt *start;
 	int more, reading, answers = s->answers.db != NULL;
 
-	if (!stmt(s, &s->turns, &s->last, SQL_LAST) ||
+	if (!(start = from ? stmt(s, &s->turns, &s->prev, SQL_PREV) :
+	    stmt(s, &s->turns, &s->last, SQL_LAST)) ||
 	    !stmt(s, &s->turns, &s->turn, SQL_TURN))
 		return -1;
 	if (answers && (!stmt(s, &s->answers, &s->answer_of, SQL_ANSWER_OF) ||
 	    !stmt(s, &s->answers, &s->read_begin, "BEGIN") ||
 	    !stmt(s, &s->answers, &s->read_end, "COMMIT")))
 		return -1;
-	sqlite3_bind_text(s->last, 1, session, -1, SQLITE_STATIC);
-	rc = sqlite3_step(s->last);
-	if ((more = rc == SQLITE_ROW))
-		id = sqlite3_column_int64(s->last, 0);
+	if (from) {
+		sqlite3_bind_int64(start, 1, from);
+		sqlite3_bind_text(start, 2, session, -1, SQLITE_STATIC);
+	} else {
+		sqlite3_bind_text(start, 1, session, -1, SQLITE_STATIC);
+	}
+	rc = sqlite3_step(start);
+	/* no row: no turn yet, or `from` is not the session's (or purged);
+	   a null prev: the session's first turn */
+	if ((more = rc == SQLITE_ROW && sqlite3_column_type(start, 0) != SQLITE_NULL))
+		id = sqlite3_column_int64(start, 0);
 	rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
 	/*
-	 * s->last is reset only after the walk: while it is active, the
+	 * start is reset only after the walk: while it is active, the
 	 * walk's statements read in its transaction.  Each one in its own
 	 * (a WAL read lock taken and given up each time) made a memory
 	 * question in cc-respond cost hundreds of microseconds.
@@ -551,7 +563,7 @@ lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
 		}
 		sqlite3_reset(s->turn);
 	}
-	sqlite3_reset(s->last);
+	sqlite3_reset(start);
 	if (bad)
 		sqlite3_reset(bad);
 	bad = NULL;
@@ -592,6 +604,20 @@ lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
 		turns[n - 1 - i] = tmp;
 	}
 	return n;
+}
+
+static int
+lite_recent(void *b, const char *session, time_t since, struct cc_turn *turns,
+    int max)
+{
+	return walk(b, session, 0, since, turns, max);
+}
+
+static int
+lite_before(void *b, const char *session, long long turn, time_t since,
+    struct cc_turn *turns, int max)
+{
+	return turn > 0 ? walk(b, session, turn, since, turns, max) : 0;
 }
 
 static void
@@ -1241,6 +1267,7 @@ const struct cc_store_ops cc_store_sqlite = {
 	.error = lite_error,
 	.transient = lite_transient,
 	.recent = lite_recent,
+	.before = lite_before,
 	.add = lite_add,
 	.answer = lite_answer,
 	.flush = lite_flush,

@@ -7,6 +7,7 @@
  * Every function of a backend takes the object its open returned.  The
  * contracts are cc_session.h's, except:
  *   recent      oldest first, answers only when opened with answers;
+ *   before      likewise;
  *   turns_hold  begin the batch of turns and tell whether another
  *               connection wrote turns since this one last looked: 1 yes
  *               (or the first call), 0 no, -1 error (the turns kept are
@@ -35,6 +36,9 @@ struct cc_store_ops {
 	const char *(*error)(void *b);
 	int (*transient)(void *b);
 	int (*recent)(void *b, const char *session, time_t since,
+	    struct cc_turn *turns, int max);
+	/* recent's turns before the session's turn `turn` (cc_session_before) */
+	int (*before)(void *b, const char *session, long long turn, time_t since,
 	    struct cc_turn *turns, int max);
 	/* prev: the session's newest turn when the caller knows it (its
 	   turns kept, checked in this batch), else 0 */

@@ -872,6 +872,92 @@ test_session_state(void)
 	unsetenv("CC_STATE_DIR");
 }
 
+/* The queries of turns[0..n), each with =answer if it has one, in got. */
+static void
+joined(const struct cc_turn *turns, int n, char *got, size_t size)
+{
+	size_t k = 0;
+
+	got[0] = '\0';
+	for (int i = 0; i < n && k < size; i++)
+		k += (size_t)snprintf(got + k, size - k, "%s%s%s%s", i ? " " : "",
+		    turns[i].query, turns[i].answer ? "=" : "",
+		    turns[i].answer ? turns[i].answer : "");
+}
+
+/*
+ * cc_session_before: a reader behind the writer of turns (cc-respond
+ * behind cc-route) gets the turns before a record's own, not the
+ * session's newest, which the writer may have recorded since.
+ */
+static void
+test_session_before(void)
+{
+	char dir[] = "/tmp/cc-test-before.XXXXXX", err[256], cmd[300], got[200];
+	struct cc_config c;
+	struct cc_session *w, *r;
+	struct cc_turn t = { .language = "ja" }, turns[5];
+	static const char *const q[] = { "q1", "q2", "q3", "q4", "q5" };
+	long long id[5], other = 0;
+	int n;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	setenv("CC_STATE_DIR", dir, 1);
+	setenv("CC_NOW", "2025-01-15T10:00:00+09:00", 1);
+	cc_config_load(&c);
+	w = cc_session_open(&c, CC_SESSION_CACHE, err, sizeof err);
+	r = cc_session_open(&c, CC_SESSION_ANSWERS, err, sizeof err);
+	ok(w && r, "before: a writer of turns and a reader of answers");
+	if (!w || !r)
+		return;
+	for (int i = 0; i < 5; i++) {
+		t.query = (char *)q[i];
+		t.at = c.now - (i == 0 ? 600 : 0);	/* q1 ten minutes ago */
+		id[i] = cc_session_add(w, "s1", &t);
+		if (i == 1) {
+			t.query = "other";
+			other = cc_session_add(w, "s2", &t);
+		}
+	}
+	ok(id[0] > 0 && id[4] > id[0] && other > 0, "before: turns recorded");
+	is_int(cc_session_flush(w), 0, "before: committed");
+	is_int(cc_session_answer(r, id[1], "a2", c.now), 0, "before: an answer to q2");
+	n = cc_session_before(r, "s1", id[2], 0, turns, 5);
+	joined(turns, n, got, sizeof got);
+	is_str(got, "q1 q2=a2", "before q3: q1 and q2 with its answer, not q4 or q5");
+	cc_turns_release(turns, n > 0 ? n : 0);
+	n = cc_session_recent(r, "s1", 0, turns, 5);
+	joined(turns, n, got, sizeof got);
+	is_str(got, "q1 q2=a2 q3 q4 q5", "(the newest turns have those after it)");
+	cc_turns_release(turns, n > 0 ? n : 0);
+	n = cc_session_before(r, "s1", id[4], 0, turns, 2);
+	joined(turns, n, got, sizeof got);
+	is_str(got, "q3 q4", "before q5, at most two: the newest two before it, oldest first");
+	cc_turns_release(turns, n > 0 ? n : 0);
+	n = cc_session_before(r, "s1", id[2], c.now - 180, turns, 5);
+	joined(turns, n, got, sizeof got);
+	is_str(got, "q2=a2", "within the window only");
+	cc_turns_release(turns, n > 0 ? n : 0);
+	is_int(cc_session_before(r, "s1", id[0], 0, turns, 5), 0, "before the first: none");
+	is_int(cc_session_before(r, "s2", id[2], 0, turns, 5), 0,
+	    "a turn of another session: none of either's");
+	is_int(cc_session_before(r, "s1", other, 0, turns, 5), 0, "likewise the other way");
+	is_int(cc_session_before(r, "s1", 0, 0, turns, 5), 0, "no turn: none");
+	n = cc_session_before(w, "s1", id[3], 0, turns, 5);
+	joined(turns, n, got, sizeof got);
+	is_str(got, "q1 q2 q3", "the writer reads them too (without answers)");
+	cc_turns_release(turns, n > 0 ? n : 0);
+	cc_session_close(w);
+	cc_session_close(r);
+	cc_config_release(&c);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ok(system(cmd) == 0, "before: cleaned up");
+	unsetenv("CC_STATE_DIR");
+}
+
 /* cc_dl_load: the first library found, its symbols, and what it says when
  * either is missing (libc stands in for libcurl, libical and libpq). */
 static void
@@ -920,6 +1006,7 @@ main(void)
 	test_config();
 	test_store_names();
 	test_session_state();
+	test_session_before();
 	test_dl_load();
 	return tap_done();
 }
