@@ -642,7 +642,8 @@ fields_room(struct cc_json_field *f, size_t *cap, size_t n)
  * the one r read and the value it set, into nd; r->out's text moves
  * there.  -1 when it cannot be (then the next stage reads the line): the
  * value is not compact, valid text as a scan would leave it.  The value
- * is checked in full, but nothing else: the rest is the text r read,
+ * is checked in full (in place: cc_json_index), but nothing else: the
+ * rest is the text r read,
  * checked already.
  */
 static int
@@ -661,8 +662,8 @@ build_doc(struct run *r, struct cc_json_doc *nd)
 		r->rec.doc = t;
 		return 0;
 	}
-	if (cc_json_scan(v, r->value.data, r->value.len) < 0 ||
-	    v->needs_rewrite || v->text.len != r->value.len)
+	/* the stage's writer made it: check it where it lies, not copied */
+	if (cc_json_index(v, r->value.data, r->value.len) < 0)
 		return -1;
 	if ((f = cc_json_field(d, r->edit_key)))
 		fi = (size_t)(f - d->fields);
