@@ -643,8 +643,7 @@ fields_room(struct cc_json_field *f, size_t *cap, size_t n)
  * there.  -1 when it cannot be (then the next stage reads the line): the
  * value is not compact, valid text as a scan would leave it.  The value
  * is checked in full (in place: cc_json_index), but nothing else: the
- * rest is the text r read,
- * checked already.
+ * rest is the text r read, checked already.
  */
 static int
 build_doc(struct run *r, struct cc_json_doc *nd)
