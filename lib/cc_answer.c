@@ -2420,8 +2420,8 @@ route_of(struct cc_record *rec)
 		jv_free(route);
 		return jv_invalid();
 	}
-	/* one pass over the route: its debug trace is skipped once */
-	cc_json_members(raw, len, keys, vals, lens);
+	/* from the index of the route's members: its debug trace unread */
+	cc_record_members(rec, "route", raw, len, keys, vals, lens);
 	for (size_t i = 0; keys[i]; i++)
 		if (vals[i])
 			route = jv_object_set(route, jv_string(keys[i]),

@@ -130,6 +130,30 @@ cc_record_raw_at(struct cc_record *rec, const char *path, size_t *len)
 	return v;
 }
 
+int
+cc_record_members(struct cc_record *rec, const char *key, const char *raw,
+    size_t len, const char *const keys[], const char *vals[], size_t lens[])
+{
+	const struct cc_json_field *f;
+	int found = 0;
+
+	if (jv_is_valid(rec->whole) || !(f = cc_json_field(&rec->doc, key)) ||
+	    rec->doc.text.data + f->val_at != raw || f->val_len != len ||
+	    !len || *raw != '{')
+		return cc_json_members(raw, len, keys, vals, lens);
+	/* the last of a repeated name, as cc_json_members() takes it */
+	for (int k = 0; keys[k]; k++) {
+		const struct cc_json_field *m = cc_json_subfield(&rec->doc, f, keys[k]);
+
+		vals[k] = m ? rec->doc.text.data + m->val_at : NULL;
+		if (m) {
+			lens[k] = m->val_len;
+			found++;
+		}
+	}
+	return found;
+}
+
 jv
 cc_record_at(struct cc_record *rec, const char *path)
 {
