@@ -122,10 +122,27 @@ cc_record_raw_at(struct cc_record *rec, const char *path, size_t *len)
 		v = rec->doc.text.data + f->val_at;
 		*len = f->val_len;
 	}
-	while (v && more) {
+	for (int depth = 0; v && more; depth++) {
+		const char *in = v;
+		size_t in_len = *len;
+
 		if (next_name(&path, key, sizeof key, &more) < 0)
 			return NULL;
+		if (rec->walk_in == in && rec->walk_in_len == in_len &&
+		    strcmp(rec->walk_key, key) == 0) {
+			v = rec->walk_v;	/* walked already this record */
+			*len = rec->walk_len;
+			continue;
+		}
 		v = cc_json_member(v, *len, key, len);
+		/* the first walk only: route.debug_info.session, then .id */
+		if (v && depth == 0 && strlen(key) < sizeof rec->walk_key) {
+			rec->walk_in = in;
+			rec->walk_in_len = in_len;
+			strcpy(rec->walk_key, key);
+			rec->walk_v = v;
+			rec->walk_len = *len;
+		}
 	}
 	return v;
 }
@@ -461,6 +478,7 @@ end_record(struct run *r, size_t before)
 {
 	jv_free(r->rec.whole);
 	r->rec.whole = jv_invalid();
+	r->rec.walk_in = NULL;	/* its text goes with the record */
 	if (jv_array_length(jv_copy(r->rec.held)) > 0) {
 		jv_free(r->rec.held);
 		r->rec.held = jv_array();

@@ -26,6 +26,15 @@ struct cc_record {
 				   otherwise jv_invalid() */
 	jv held;		/* strings handed out by cc_record_str() */
 	unsigned long line;	/* physical input line, from 1 */
+	/*
+	 * The last member found by a walk below the indexed levels
+	 * (route.debug_info.session, read by cc-respond twice a record):
+	 * in the object text at walk_in, name walk_key, the value's text.
+	 * Valid for the record being processed only.
+	 */
+	const char *walk_in, *walk_v;
+	size_t walk_in_len, walk_len;
+	char walk_key[32];
 	const char *fail_code;	/* set by cc_record_fail() */
 	char fail_message[256];
 };
