@@ -1498,13 +1498,23 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a,
 	int rc = -1, from = 0, to = 0, has_span = 0;
 
 	for (int i = 0; i < ps->n && rc < 0; i++) {
-		jv keep = jv_array();
-		const char *content = pstr(ps, i, P_CONTENT, &keep);
+		jv keep;
+		const char *content;
 		const char *l, *c, *id;
 		struct cell_table t;
 		int col = 0, row = -1, best = 0, cols[CELL_MAX_COLS], ncols = 0;
 		int rows[CELL_MAX_ROWS], nrows = 0;
 
+		/*
+		 * A table needs a '|', in the passage's text as it is or as
+		 * \u007c: most passages have neither, and need not be read
+		 * (passage() copies and walks them) to know it.
+		 */
+		if (!memchr(ps->at[i], '|', ps->len[i]) &&
+		    !memmem(ps->at[i], ps->len[i], "\\u007", 5))
+			continue;
+		keep = jv_array();
+		content = pstr(ps, i, P_CONTENT, &keep);
 		/* most passages are prose: nothing more to read of them */
 		if (!content || !has_table(content)) {
 			jv_free(keep);
