@@ -1200,6 +1200,10 @@ numbered(const char *q, const char *h, int d)
 	static const char *const fmt[] = { "%s%d", "%sno.%d", "%sno%d", "%s#%d",
 	    "%snumber%d", "%sの%d番", "%s%d番" };
 
+	/* every form holds h whole (when it fits): most questions name no
+	   column, and seven snprintf calls cost more than one strstr */
+	if (strlen(h) < 64 && !strstr(q, h))
+		return 0;
 	for (size_t i = 0; i < sizeof fmt / sizeof *fmt; i++) {
 		char w[128];
 		const char *p;
@@ -1220,6 +1224,8 @@ ordinal_named(const char *q, const char *h, int d)
 	    "七", "八", "九" };
 	char w[4][96];
 
+	if (strlen(h) < 64 && !strstr(q, h))	/* as in numbered() */
+		return 0;
 	snprintf(w[0], sizeof w[0], "第%d%s", d, h);
 	snprintf(w[1], sizeof w[1], "第%s%s", kanji[d - 1], h);
 	snprintf(w[2], sizeof w[2], "%d番%s", d, h);
@@ -1492,13 +1498,23 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a,
 	int rc = -1, from = 0, to = 0, has_span = 0;
 
 	for (int i = 0; i < ps->n && rc < 0; i++) {
-		jv keep = jv_array();
-		const char *content = pstr(ps, i, P_CONTENT, &keep);
+		jv keep;
+		const char *content;
 		const char *l, *c, *id;
 		struct cell_table t;
 		int col = 0, row = -1, best = 0, cols[CELL_MAX_COLS], ncols = 0;
 		int rows[CELL_MAX_ROWS], nrows = 0;
 
+		/*
+		 * A table needs a '|', in the passage's text as it is or as
+		 * \u007c: most passages have neither, and need not be read
+		 * (passage() copies and walks them) to know it.
+		 */
+		if (!memchr(ps->at[i], '|', ps->len[i]) &&
+		    !memmem(ps->at[i], ps->len[i], "\\u007", 5))
+			continue;
+		keep = jv_array();
+		content = pstr(ps, i, P_CONTENT, &keep);
 		/* most passages are prose: nothing more to read of them */
 		if (!content || !has_table(content)) {
 			jv_free(keep);
@@ -2415,8 +2431,8 @@ route_of(struct cc_record *rec)
 		jv_free(route);
 		return jv_invalid();
 	}
-	/* one pass over the route: its debug trace is skipped once */
-	cc_json_members(raw, len, keys, vals, lens);
+	/* from the index of the route's members: its debug trace unread */
+	cc_record_members(rec, "route", raw, len, keys, vals, lens);
 	for (size_t i = 0; keys[i]; i++)
 		if (vals[i])
 			route = jv_object_set(route, jv_string(keys[i]),

@@ -43,12 +43,34 @@ fail(struct lex *l, const char *why)
 	return -1;
 }
 
-static void
+/*
+ * Output, or none: cc_json_index() checks text in place (l->out NULL),
+ * where the compact text is the input itself and a position in it is
+ * l->i.
+ */
+static inline void
+put(struct lex *l, const void *p, size_t n)
+{
+	if (l->out)
+		cc_buf_add(l->out, p, n);
+}
+
+static inline size_t
+at(const struct lex *l)
+{
+	return l->out ? l->out->len : l->i;
+}
+
+static inline void
 ws(struct lex *l)
 {
+	size_t start = l->i;
+
 	while (l->i < l->n && (l->s[l->i] == ' ' || l->s[l->i] == '\t' ||
 	    l->s[l->i] == '\n' || l->s[l->i] == '\r'))
 		l->i++;
+	if (l->i != start && !l->out)
+		fail(l, "not compact");	/* in place, the text must be */
 }
 
 static int
@@ -255,7 +277,7 @@ string(struct lex *l, int *escaped)
 		c = (unsigned char)l->s[l->i];
 		if (c == '"') {
 			l->i++;
-			cc_buf_add(l->out, l->s + run, l->i - run);
+			put(l, l->s + run, l->i - run);
 			return 0;
 		}
 		if (c == '\\') {
@@ -281,16 +303,20 @@ string(struct lex *l, int *escaped)
 				l->i += 12;	/* a proper pair */
 				continue;
 			}
-			cc_buf_add(l->out, l->s + run, l->i - run);
-			cc_buf_add(l->out, "\\ufffd", 6);
+			if (!l->out)	/* in place: the text would change */
+				return fail(l, "lone surrogate");
+			put(l, l->s + run, l->i - run);
+			put(l, "\\ufffd", 6);
 			l->i += 6;
 			run = l->i;
 		} else if (c < 0x20) {
 			char esc[8];
 
-			cc_buf_add(l->out, l->s + run, l->i - run);
+			if (!l->out)
+				return fail(l, "control character");
+			put(l, l->s + run, l->i - run);
 			snprintf(esc, sizeof esc, "\\u%04x", c);
-			cc_buf_add(l->out, esc, 6);
+			put(l, esc, 6);
 			*escaped = 1;
 			run = ++l->i;
 		} else if (c < 0x80) {
@@ -342,7 +368,7 @@ number(struct lex *l)
 		if (digits(l))
 			return -1;
 	}
-	cc_buf_add(l->out, l->s + start, l->i - start);
+	put(l, l->s + start, l->i - start);
 	return 0;
 }
 
@@ -351,7 +377,7 @@ static int value(struct lex *l);
 static int
 member(struct lex *l)
 {
-	size_t key_at = l->out->len, val_at, sub = l->doc->nsubs;
+	size_t key_at = at(l), val_at, sub = l->doc->nsubs;
 	int escaped;
 
 	ws(l);
@@ -363,8 +389,8 @@ member(struct lex *l)
 	if (l->i >= l->n || l->s[l->i] != ':')
 		return fail(l, "':' expected");
 	l->i++;
-	cc_buf_add(l->out, ":", 1);
-	val_at = l->out->len;
+	put(l, ":", 1);
+	val_at = at(l);
 	if (value(l))
 		return -1;
 	if (l->depth == 1) {
@@ -378,7 +404,7 @@ member(struct lex *l)
 		}
 		d->fields[d->nfields++] = (struct cc_json_field){
 			.key_at = key_at + 1, .key_len = val_at - key_at - 3,
-			.val_at = val_at, .val_len = l->out->len - val_at,
+			.val_at = val_at, .val_len = at(l) - val_at,
 			.sub = sub, .nsub = d->nsubs - sub,
 		};
 	} else if (l->depth == 2) {	/* a member of a top-level member */
@@ -390,7 +416,7 @@ member(struct lex *l)
 		}
 		d->subs[d->nsubs++] = (struct cc_json_field){
 			.key_at = key_at + 1, .key_len = val_at - key_at - 3,
-			.val_at = val_at, .val_len = l->out->len - val_at,
+			.val_at = val_at, .val_len = at(l) - val_at,
 		};
 	}
 	return 0;
@@ -401,10 +427,10 @@ container(struct lex *l, char close)
 {
 	if (++l->depth > MAX_DEPTH)
 		return fail(l, "nested too deeply");
-	cc_buf_add(l->out, l->s + l->i++, 1);
+	put(l, l->s + l->i++, 1);
 	ws(l);
 	if (l->i < l->n && l->s[l->i] == close) {
-		cc_buf_add(l->out, &close, 1);
+		put(l, &close, 1);
 		l->i++;
 		l->depth--;
 		return 0;
@@ -419,10 +445,10 @@ container(struct lex *l, char close)
 			break;
 		if (l->s[l->i] != ',')
 			return fail(l, "',' expected");
-		cc_buf_add(l->out, ",", 1);
+		put(l, ",", 1);
 		l->i++;
 	}
-	cc_buf_add(l->out, &close, 1);
+	put(l, &close, 1);
 	l->i++;
 	l->depth--;
 	return 0;
@@ -435,7 +461,7 @@ literal(struct lex *l, const char *word)
 
 	if (l->n - l->i < k || memcmp(l->s + l->i, word, k) != 0)
 		return fail(l, "unexpected character");
-	cc_buf_add(l->out, word, k);
+	put(l, word, k);
 	l->i += k;
 	return 0;
 }
@@ -486,6 +512,23 @@ cc_json_scan(struct cc_json_doc *doc, const char *s, size_t n)
 	}
 	doc->err = l.err;
 	return l.err ? -1 : 0;
+}
+
+int
+cc_json_index(struct cc_json_doc *doc, const char *s, size_t n)
+{
+	struct lex l = { .s = s, .n = n, .out = NULL, .doc = doc };
+
+	doc->text.len = 0;
+	doc->nfields = 0;
+	doc->nsubs = 0;
+	doc->needs_rewrite = 0;
+	doc->err = NULL;
+	doc->err_col = 0;
+	if (value(&l) == 0 && l.i < n)
+		fail(&l, "extra text after the value");
+	doc->err = l.err;
+	return l.err || doc->needs_rewrite ? -1 : 0;
 }
 
 const struct cc_json_field *

@@ -86,6 +86,15 @@ struct cc_json_doc {
  * reused across calls; cc_json_doc_release() frees it.
  */
 int cc_json_scan(struct cc_json_doc *doc, const char *s, size_t n);
+/*
+ * The same check, for text that should need no compacting (a value a
+ * stage wrote with cc_jw): 0 when cc_json_scan() would accept s[0..n)
+ * and leave it byte for byte as it is, needing no rewrite; then doc's
+ * members are indexed as a scan would index them, as offsets into s, and
+ * doc->text is left empty.  -1 otherwise (scan it to know why).  It
+ * costs the check, not the copy.
+ */
+int cc_json_index(struct cc_json_doc *doc, const char *s, size_t n);
 /* The last top-level member named key, or NULL. */
 const struct cc_json_field *cc_json_field(const struct cc_json_doc *doc,
 	const char *key);

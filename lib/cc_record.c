@@ -122,12 +122,53 @@ cc_record_raw_at(struct cc_record *rec, const char *path, size_t *len)
 		v = rec->doc.text.data + f->val_at;
 		*len = f->val_len;
 	}
-	while (v && more) {
+	for (int depth = 0; v && more; depth++) {
+		const char *in = v;
+		size_t in_len = *len;
+
 		if (next_name(&path, key, sizeof key, &more) < 0)
 			return NULL;
+		if (rec->walk_in == in && rec->walk_in_len == in_len &&
+		    strcmp(rec->walk_key, key) == 0) {
+			v = rec->walk_v;	/* walked already this record */
+			*len = rec->walk_len;
+			continue;
+		}
 		v = cc_json_member(v, *len, key, len);
+		/* the first walk only: route.debug_info.session, then .id */
+		if (v && depth == 0 && strlen(key) < sizeof rec->walk_key) {
+			rec->walk_in = in;
+			rec->walk_in_len = in_len;
+			strcpy(rec->walk_key, key);
+			rec->walk_v = v;
+			rec->walk_len = *len;
+		}
 	}
 	return v;
+}
+
+int
+cc_record_members(struct cc_record *rec, const char *key, const char *raw,
+    size_t len, const char *const keys[], const char *vals[], size_t lens[])
+{
+	const struct cc_json_field *f;
+	int found = 0;
+
+	if (jv_is_valid(rec->whole) || !(f = cc_json_field(&rec->doc, key)) ||
+	    rec->doc.text.data + f->val_at != raw || f->val_len != len ||
+	    !len || *raw != '{')
+		return cc_json_members(raw, len, keys, vals, lens);
+	/* the last of a repeated name, as cc_json_members() takes it */
+	for (int k = 0; keys[k]; k++) {
+		const struct cc_json_field *m = cc_json_subfield(&rec->doc, f, keys[k]);
+
+		vals[k] = m ? rec->doc.text.data + m->val_at : NULL;
+		if (m) {
+			lens[k] = m->val_len;
+			found++;
+		}
+	}
+	return found;
 }
 
 jv
@@ -437,6 +478,7 @@ end_record(struct run *r, size_t before)
 {
 	jv_free(r->rec.whole);
 	r->rec.whole = jv_invalid();
+	r->rec.walk_in = NULL;	/* its text goes with the record */
 	if (jv_array_length(jv_copy(r->rec.held)) > 0) {
 		jv_free(r->rec.held);
 		r->rec.held = jv_array();
@@ -642,8 +684,8 @@ fields_room(struct cc_json_field *f, size_t *cap, size_t n)
  * the one r read and the value it set, into nd; r->out's text moves
  * there.  -1 when it cannot be (then the next stage reads the line): the
  * value is not compact, valid text as a scan would leave it.  The value
- * is checked in full, but nothing else: the rest is the text r read,
- * checked already.
+ * is checked in full (in place: cc_json_index), but nothing else: the
+ * rest is the text r read, checked already.
  */
 static int
 build_doc(struct run *r, struct cc_json_doc *nd)
@@ -661,8 +703,8 @@ build_doc(struct run *r, struct cc_json_doc *nd)
 		r->rec.doc = t;
 		return 0;
 	}
-	if (cc_json_scan(v, r->value.data, r->value.len) < 0 ||
-	    v->needs_rewrite || v->text.len != r->value.len)
+	/* the stage's writer made it: check it where it lies, not copied */
+	if (cc_json_index(v, r->value.data, r->value.len) < 0)
 		return -1;
 	if ((f = cc_json_field(d, r->edit_key)))
 		fi = (size_t)(f - d->fields);

@@ -26,6 +26,15 @@ struct cc_record {
 				   otherwise jv_invalid() */
 	jv held;		/* strings handed out by cc_record_str() */
 	unsigned long line;	/* physical input line, from 1 */
+	/*
+	 * The last member found by a walk below the indexed levels
+	 * (route.debug_info.session, read by cc-respond twice a record):
+	 * in the object text at walk_in, name walk_key, the value's text.
+	 * Valid for the record being processed only.
+	 */
+	const char *walk_in, *walk_v;
+	size_t walk_in_len, walk_len;
+	char walk_key[32];
 	const char *fail_code;	/* set by cc_record_fail() */
 	char fail_message[256];
 };
@@ -48,6 +57,14 @@ const char *cc_record_raw(struct cc_record *rec, const char *key, size_t *len);
  */
 jv cc_record_at(struct cc_record *rec, const char *path);
 const char *cc_record_raw_at(struct cc_record *rec, const char *path, size_t *len);
+/*
+ * cc_json_members() on raw[0..len), the text cc_record_raw(rec, key)
+ * gave: the same values, read from the scan's index of key's members
+ * when there is one rather than by walking the text (a route's debug
+ * trace, skipped by every stage that reads route.agent).
+ */
+int cc_record_members(struct cc_record *rec, const char *key, const char *raw,
+	size_t len, const char *const keys[], const char *vals[], size_t lens[]);
 /* The query, or NULL. */
 #define cc_record_query(rec, len) cc_record_str((rec), "query", (len))
 /*

@@ -42,14 +42,14 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		a->now = time(NULL);
 
 	if (raw && *raw == '{') {
-		/* route.agent and route.opening in one pass over the route */
+		/* route.agent and route.opening from the index of its members */
 		static const char *const keys[] = { "agent", "opening", "search_query", NULL };
 		const char *v[4];
 		size_t l[4];
 		jv agent = jv_invalid();
 		int other;
 
-		cc_json_members(raw, rlen, keys, v, l);
+		cc_record_members(rec, "route", raw, rlen, keys, v, l);
 		if (v[0])
 			agent = cc_json_to_jv(v[0], l[0]);
 		other = jv_get_kind(agent) == JV_KIND_STRING &&

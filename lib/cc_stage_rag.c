@@ -145,7 +145,7 @@ read_route(struct cc_record *rec, struct route *r)
 	if (!raw || *raw != '{')
 		return;
 	r->present = 1;
-	cc_json_members(raw, len, keys, v, l);
+	cc_record_members(rec, "route", raw, len, keys, v, l);
 	json_str(v[0], l[0], r->agent, sizeof r->agent);
 	json_str(v[1], l[1], r->category, sizeof r->category);
 	json_str(v[2], l[2], r->request_type, sizeof r->request_type);

@@ -123,6 +123,44 @@ test_scan(void)
 	cc_json_doc_release(&d);
 }
 
+/* cc_json_index accepts in place exactly what a scan leaves as it is. */
+static void
+index_is(const char *in, int want, const char *what)
+{
+	struct cc_json_doc d = {0}, e = {0};
+	size_t n = strlen(in);
+	int r = cc_json_index(&d, in, n);
+
+	if (!want) {
+		ok(r < 0, "index refuses %s", what);
+	} else {
+		int same = r == 0 && cc_json_scan(&e, in, n) == 0 &&
+		    d.nfields == e.nfields && d.nsubs == e.nsubs &&
+		    (!d.nfields || memcmp(d.fields, e.fields, d.nfields * sizeof *d.fields) == 0) &&
+		    (!d.nsubs || memcmp(d.subs, e.subs, d.nsubs * sizeof *d.subs) == 0);
+
+		ok(same, "index: %s, members as a scan indexes them", what);
+	}
+	cc_json_doc_release(&d);
+	cc_json_doc_release(&e);
+}
+
+static void
+test_index(void)
+{
+	index_is("{\"a\":1,\"b\":{\"c\":\"\u00e9\\n\",\"d\":[1,{\"e\":null}]},\"a\":[3]}", 1,
+	    "compact text with repeated and nested names");
+	index_is("{\"q\":\"\xe5\x96\xb6\xe6\xa5\xad \xf0\x9f\x8e\x89\"}", 1, "UTF-8 text");
+	index_is("{\"a\": 1}", 0, "a space between members");
+	index_is("{\"a\":1} ", 0, "a trailing space");
+	index_is("{\"q\":\"a\tb\"}", 0, "a raw tab, which a scan would escape");
+	index_is("{\"q\":\"\\ud800\"}", 0, "a lone surrogate, which a scan would replace");
+	index_is("{\"q\":\"a\xff\"}", 0, "invalid UTF-8");
+	index_is("{\"q\\u0001\":1}", 0, "an escaped top-level name");
+	index_is("{\"c\":.5}", 0, "a number strtod reads but JSON does not");
+	index_is("{\"a\":1", 0, "an unterminated object");
+}
+
 /* The member at path (dot-separated) of a JSON text, as text, or NULL. */
 static void
 member_is(const char *json, const char *path, const char *want, const char *what)
@@ -990,6 +1028,7 @@ main(void)
 	test_utf8();
 	test_nfkc();
 	test_scan();
+	test_index();
 	test_member();
 	test_elements();
 	test_scan_utf8();
