@@ -217,6 +217,16 @@ line_buffered(FILE *f)
 }
 
 /*
+ * The first newline of b at or after at, or NULL; an empty buffer may
+ * have no data at all, which memchr must not be given.
+ */
+static char *
+next_nl(const struct cc_buf *b, size_t at)
+{
+	return at < b->len ? memchr(b->data + at, '\n', b->len - at) : NULL;
+}
+
+/*
  * Output that cannot be written is the last stage's to tell, as in the
  * shell pipeline (its own message, its status 5).
  */
@@ -499,7 +509,7 @@ say_lines(struct msg **tab, size_t w, struct cc_buf *b, int end)
 	size_t at = 0;
 	char *nl;
 
-	while ((nl = memchr(b->data + at, '\n', b->len - at))) {
+	while ((nl = next_nl(b, at))) {
 		say(tab, w, b->data + at, (size_t)(nl - (b->data + at)) + 1);
 		at = (size_t)(nl - b->data) + 1;
 	}
@@ -507,8 +517,10 @@ say_lines(struct msg **tab, size_t w, struct cc_buf *b, int end)
 		say(tab, w, b->data + at, b->len - at);
 		at = b->len;
 	}
-	memmove(b->data, b->data + at, b->len - at);
-	b->len -= at;
+	if (at) {
+		memmove(b->data, b->data + at, b->len - at);
+		b->len -= at;
+	}
 }
 
 /* Records dealt and not yet written out, at most: the workers' lead. */
@@ -550,7 +562,7 @@ first_in_session(int in, struct cc_buf *b, int *eof, struct cc_json_doc *doc)
 		char *nl;
 		ssize_t r;
 
-		while ((nl = memchr(b->data + at, '\n', b->len - at))) {
+		while ((nl = next_nl(b, at))) {
 			size_t len = (size_t)(nl - (b->data + at)) + 1;
 
 			if (!blank(b->data + at, len)) {
@@ -709,7 +721,7 @@ cc_run(char *const *names, size_t n, const struct cc_run_options *o,
 
 		/* deal the whole lines read */
 		while (ord.n < MAX_WAITING && in_at < inb.len) {
-			char *nl = memchr(inb.data + in_at, '\n', inb.len - in_at);
+			char *nl = next_nl(&inb, in_at);
 			size_t len = nl ? (size_t)(nl - (inb.data + in_at)) + 1 :
 			    in_eof ? inb.len - in_at : 0;
 			const char *line = inb.data + in_at;

@@ -2596,8 +2596,15 @@ rephrase(const char *q, size_t len, size_t *outlen)
 	while (i < len) {
 		const char *to = NULL;
 		size_t k = 0;
+		/* a phrase's first byte first: a long question is read in one
+		 * pass, not a comparison with every phrase at every byte */
+		unsigned char c = (unsigned char)q[i];
 
+		if (c < 0x80)
+			c = (unsigned char)tolower(c);
 		for (size_t w = 0; !to && w < sizeof weekend_after / sizeof *weekend_after; w++) {
+			if ((unsigned char)weekend_after[w][0][0] != c)
+				continue;
 			k = strlen(weekend_after[w][0]);
 			if (i + k <= len && strncasecmp(q + i, weekend_after[w][0], k) == 0 &&
 			    (i + k == len || !isalpha((unsigned char)q[i + k])) &&
