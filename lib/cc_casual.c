@@ -172,10 +172,15 @@ static const struct jrule jrules[] = {
 /*
  * Loanwords that fold to what a pattern reads (katakana is hiragana by
  * now), and a phrase: タイトル is not 〜とる, サイト？ and によると have no
- * final と, 何月 no なんが.
+ * final と, 何月 no なんが, ネットって no 〜とって.
  */
 static const char *const loanwords[] = {
 	"たいとる", "けとる", "ぼとる", "さいと", "なんがつ", "によると",
+	/* a word in ット or イト before って: インターネットって is no
+	 * やっとって (やっていて) */
+	"ねつとつて", "けつとつて", "せつとつて", "ぼつとつて", "かつとつて",
+	"ひつとつて", "きつとつて", "みつとつて", "ばいとつて", "ないとつて",
+	"らいとつて",
 };
 
 static int
