@@ -1100,6 +1100,20 @@ hhmm(time_t t, char out[8])
 	snprintf(out, 8, "%d:%02d", tm.tm_hour % 100, tm.tm_min % 100);
 }
 
+/* e's local start and end (its start when it has none) as "start", "end". */
+static void
+put_span(struct cc_jw *w, const struct cc_event *e)
+{
+	char a[8], b[8];
+
+	hhmm(e->start, a);
+	hhmm(e->has_end ? e->end : e->start, b);
+	cc_jw_key(w, "start");
+	cc_jw_cstr(w, a);
+	cc_jw_key(w, "end");
+	cc_jw_cstr(w, b);
+}
+
 /* The places the events' LOCATIONs name, in the order first named. */
 static size_t
 places_of(const struct cc_event_list *l, const char **place, size_t *plen,
@@ -1314,16 +1328,8 @@ cc_event_write_opening(struct cc_event_sources *s, const struct cc_time_range *r
 			cc_jw_object(w);
 			cc_jw_key(w, "title");
 			cc_jw_cstr(w, e->title);
-			if (!closed) {
-				char a[8], b[8];
-
-				hhmm(e->start, a);
-				hhmm(e->has_end ? e->end : e->start, b);
-				cc_jw_key(w, "start");
-				cc_jw_cstr(w, a);
-				cc_jw_key(w, "end");
-				cc_jw_cstr(w, b);
-			}
+			if (!closed)
+				put_span(w, e);
 			cc_jw_end(w);
 		}
 		cc_jw_end(w);
@@ -1363,19 +1369,13 @@ cc_event_write_opening(struct cc_event_sources *s, const struct cc_time_range *r
 				cc_jw_array(w);
 				for (size_t i = 0; i < nl.n; i++) {
 					const struct cc_event *e = &nl.v[i];
-					char a[8], b[8];
 
 					if (!names_place(e->location, place[k], plen[k]) || e->all_day)
 						continue;
-					hhmm(e->start, a);
-					hhmm(e->has_end ? e->end : e->start, b);
 					cc_jw_object(w);
 					cc_jw_key(w, "title");
 					cc_jw_cstr(w, e->title);
-					cc_jw_key(w, "start");
-					cc_jw_cstr(w, a);
-					cc_jw_key(w, "end");
-					cc_jw_cstr(w, b);
+					put_span(w, e);
 					cc_jw_end(w);
 				}
 				cc_jw_end(w);
