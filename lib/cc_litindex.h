@@ -22,8 +22,9 @@ int cc_litindex_add_pattern(struct cc_litindex *x, const char *pattern,
 	int target);
 /*
  * The literals filed so far, in the order they were (for a cache of the
- * index: adding them again in that order builds the same index), and one
- * literal added as it is (already folded; n > 0 bytes, copied).
+ * index: adding them again in that order builds the same index; a literal's
+ * n bytes, not NUL-terminated, valid until the next add), and one literal
+ * added as it is (already folded; n > 0 bytes, copied).
  */
 size_t cc_litindex_size(const struct cc_litindex *x);
 const char *cc_litindex_get(const struct cc_litindex *x, size_t i, size_t *n,
