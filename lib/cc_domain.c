@@ -341,6 +341,7 @@ cc_domain_parse(const char *path, struct cc_problems *problems)
 
 	if (!d)
 		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	d->refs = 1;
 	d->path = cc_xstrdup(path);
 	d->examples_margin = -1;	/* the classifier's own default */
 	if (!(f = fopen(path, "r"))) {
@@ -393,18 +394,50 @@ first_problem(void *ctx, const char *message)
 		snprintf(first, 768, "%s", message);
 }
 
+/*
+ * The manifest last loaded, shared while its file stays the same (device,
+ * inode, size, modification time): it holds one reference of its own, so
+ * it stays reachable until the next domain replaces it.
+ */
+static struct cc_domain *shared;
+
+static int
+same_file(const struct cc_domain *d, const struct stat *st)
+{
+	return d->dev == st->st_dev && d->ino == st->st_ino &&
+	    d->size == st->st_size && d->mtime.tv_sec == st->st_mtim.tv_sec &&
+	    d->mtime.tv_nsec == st->st_mtim.tv_nsec;
+}
+
 struct cc_domain *
 cc_domain_load(const struct cc_config *cfg)
 {
 	char *path = cc_config_domain_path(cfg, CC_DOMAIN_FILE), first[768] = "";
 	struct cc_problems problems = { first_problem, first, 0 };
-	struct cc_domain *d = cc_domain_parse(path, &problems);
+	struct cc_domain *d;
+	struct stat st;
+	int known = stat(path, &st) == 0;
 
+	if (known && shared && strcmp(shared->path, path) == 0 && same_file(shared, &st)) {
+		free(path);
+		shared->refs++;
+		return shared;
+	}
+	d = cc_domain_parse(path, &problems);
 	free(path);
 	if (problems.n) {
 		cc_domain_free(d);
 		cc_die(CC_EXIT_USAGE, "%s%s", first, problems.n > 1 ?
 		    " (and more: cc-domain check lists them)" : "");
+	}
+	if (d && known) {
+		d->dev = st.st_dev;
+		d->ino = st.st_ino;
+		d->size = st.st_size;
+		d->mtime = st.st_mtim;
+		cc_domain_free(shared);
+		shared = d;
+		d->refs++;
 	}
 	return d;
 }
@@ -422,7 +455,7 @@ cc_domain_for_stage(const struct cc_config *cfg, struct cc_stage *stage)
 void
 cc_domain_free(struct cc_domain *d)
 {
-	if (!d)
+	if (!d || --d->refs > 0)
 		return;
 	free(d->path);
 	free(d->name);

@@ -12,6 +12,8 @@
 #define CC_DOMAIN_H
 
 #include <stddef.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include "cc_util.h"
 #include "cc_config.h"
@@ -77,6 +79,12 @@ struct cc_domain {
 	size_t nlabels;
 	struct cc_domain_alias *aliases;
 	size_t naliases;
+	/* owners: cc_domain_load() shares one manifest (read-only) among them */
+	unsigned refs;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
 };
 
 /* The manifest's file name in a domain folder. */
@@ -90,7 +98,10 @@ struct cc_domain {
 struct cc_domain *cc_domain_parse(const char *path, struct cc_problems *p);
 /*
  * The configured domain's manifest, or die with CC_EXIT_USAGE and the
- * first problem (a program cannot serve a domain it cannot read).
+ * first problem (a program cannot serve a domain it cannot read).  Loads
+ * of the same unchanged file share one manifest, which nobody changes:
+ * the stages chained in one process read it once, not once each (issue
+ * 16).  Each load is freed with cc_domain_free(), as before.
  */
 struct cc_domain *cc_domain_load(const struct cc_config *cfg);
 void cc_domain_free(struct cc_domain *d);
