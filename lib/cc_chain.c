@@ -33,6 +33,7 @@ struct link {
 struct cc_chain {
 	struct link *links;
 	size_t n;
+	struct cc_chain *next;	/* left at exit before it */
 };
 
 static int
@@ -97,7 +98,7 @@ speak_as(const struct link *l)
 }
 
 static int
-close_links(struct cc_chain *c, size_t n)
+close_links(struct cc_chain *c, size_t n, int leave)
 {
 	int worst = CC_EXIT_OK;
 
@@ -106,6 +107,8 @@ close_links(struct cc_chain *c, size_t n)
 		const char *was = speak_as(l);
 		int s = cc_record_stream_free(l->stream);
 
+		l->stream = NULL;
+		l->stage.leave = leave;
 		s = close_stage(l, s);
 		cc_progname = was;
 		if (s > worst)
@@ -141,7 +144,7 @@ cc_chain_open(char *const *stages, size_t n, int *status, char *err, size_t errl
 	}
 	return c;
 fail:
-	close_links(c, c->n);
+	close_links(c, c->n, 0);
 	free(c->links);
 	free(c);
 	return NULL;
@@ -199,8 +202,20 @@ cc_chain_close(struct cc_chain *c)
 
 	if (!c)
 		return CC_EXIT_OK;
-	worst = close_links(c, c->n);
+	worst = close_links(c, c->n, 0);
 	free(c->links);
 	free(c);
 	return worst;
+}
+
+int
+cc_chain_close_at_exit(struct cc_chain *c)
+{
+	static struct cc_chain *left;	/* what the exit frees */
+
+	if (!c)
+		return CC_EXIT_OK;
+	c->next = left;
+	left = c;
+	return close_links(c, c->n, 1);
 }

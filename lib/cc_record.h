@@ -122,6 +122,13 @@ struct cc_stage {
 	 */
 	void (*render)(void *ctx, const char *value, size_t len, struct cc_buf *line);
 	void *ctx;
+	/*
+	 * Set by the caller before close when the process ends right after
+	 * (cc_chain_close_at_exit): close still commits what outlives the
+	 * process (the session store) and returns its verdict, but leaves
+	 * the memory, reachable through ctx, to the exit.
+	 */
+	int leave;
 };
 
 #define CC_RECORD_IDLE_MS 20

@@ -54,6 +54,8 @@ cc_detect_close(struct cc_stage *stage, int status)
 {
 	struct detector *d = stage->ctx;
 
+	if (stage->leave)
+		return status;
 	cc_domain_free(d->dom);
 	cc_config_release(&d->cfg);
 	free(d);

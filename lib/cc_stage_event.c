@@ -145,14 +145,16 @@ cc_event_close(struct cc_stage *stage, int status)
 {
 	struct app *a = stage->ctx;
 
-	cc_event_sources_free(a->sources);
-	cc_domain_free(a->domain);
-	cc_config_release(&a->cfg);
 	/* bad input and internal errors outrank a failed upstream source */
 	if (status == CC_EXIT_OK && (a->flags & 2))
 		status = CC_EXIT_DATA;
 	if (status == CC_EXIT_OK && (a->flags & 1))
 		status = CC_EXIT_UPSTREAM;
+	if (stage->leave)
+		return status;
+	cc_event_sources_free(a->sources);
+	cc_domain_free(a->domain);
+	cc_config_release(&a->cfg);
 	free(a);
 	return status;
 }

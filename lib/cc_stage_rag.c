@@ -609,6 +609,8 @@ cc_rag_close(struct cc_stage *stage, int status)
 		status = CC_EXIT_INTERNAL;
 	if (status == CC_EXIT_OK && g->upstream_failed)
 		status = CC_EXIT_UPSTREAM;
+	if (stage->leave)	/* the index is only read: nothing to close */
+		return status;
 	cache_flush(g);
 	free(g->cache);
 	cc_kb_hits_release(&g->hits);

@@ -409,9 +409,12 @@ cc_respond_close(struct cc_stage *stage, int status)
 
 	if (status == CC_EXIT_OK && (rs->llm_failed || rs->store_transient))
 		status = CC_EXIT_UPSTREAM;
+	cc_session_close(rs->store);	/* commits the answers */
+	rs->store = NULL;
+	if (stage->leave)
+		return status;
 	cc_llm_release(&rs->llm);
 	cc_http_cleanup();
-	cc_session_close(rs->store);
 	cc_texts_free(rs->texts);
 	cc_domain_free(rs->domain);
 	cc_config_release(&rs->cfg);

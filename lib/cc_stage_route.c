@@ -646,6 +646,10 @@ cc_route_close(struct cc_stage *stage, int status)
 
 	if (status == CC_EXIT_OK && rt->store_transient)
 		status = CC_EXIT_UPSTREAM;
+	cc_session_close(rt->store);	/* commits the turns */
+	rt->store = NULL;
+	if (stage->leave)
+		return status;
 	cc_json_doc_release(&rt->slots_doc);
 	for (size_t i = 0; rt->memo && i < SLOTS_MEMO; i++)
 		free(rt->memo[i].text);
@@ -653,7 +657,6 @@ cc_route_close(struct cc_stage *stage, int status)
 	free(rt->memo_vals);
 	cc_rules_free(rt->rules);
 	model_free(rt);
-	cc_session_close(rt->store);
 	cc_domain_free(rt->domain);
 	cc_config_release(&rt->cfg);
 	free(rt->rules_path);

@@ -14,7 +14,8 @@
  * it did.  Each close frees what open made and returns the exit status
  * for a run that cc_record_run ended with `status` (a stage adds its own
  * verdicts: an upstream that failed, an index that could not be searched).
- * A stage whose open failed is not closed.
+ * With stage->leave set, close does all of that but frees nothing (see
+ * cc_record.h).  A stage whose open failed is not closed.
  *
  * Messages go through cc_warn under cc_progname: a caller that runs
  * several stages in one process names the stage in it (cc_chain.c).

@@ -1143,7 +1143,8 @@ CC_CHAT_MAIN(int argc, char **argv)
 	 * an upstream that failed */
 	if ((ch = pipeline_stop(&c, 0)) > c.worst)
 		c.worst = ch;
-	if ((ch = cc_chain_close(c.chain)) > c.worst)
+	/* a chat asked on its command line ends here: no frees */
+	if ((ch = (optind < argc ? cc_chain_close_at_exit : cc_chain_close)(c.chain)) > c.worst)
 		c.worst = ch;
 	free(c.session);
 	cc_stages_free(c.stages);
