@@ -185,6 +185,13 @@ struct cc_rules {
 	pcre2_code **made;
 	size_t nmade;
 	int record;
+	/*
+	 * The cues' and the slots' names hashed (index + 1, 0 empty), filed
+	 * as they are looked up: a condition names them by the hundred, and
+	 * a walk of the list for each was a tenth of loading the rules.
+	 */
+	unsigned short cue_tab[2 * MAX_CUES], slot_tab[2 * MAX_SLOTS];
+	size_t cues_filed, slots_filed;
 };
 
 enum { SCOPE_THIS, SCOPE_LAST, SCOPE_PREV };
@@ -261,22 +268,50 @@ cc_rules_intern(const struct cc_rules *r, const char *v)
 	return v && r->nitab ? *intern_slot(r->itab, r->nitab, v) : NULL;
 }
 
+/*
+ * Look name up in a table of 2 * max entries over names[0..n), filing
+ * the names from *filed on first (names are only ever added, at the end,
+ * and never change): the first of equal names is found, as by a walk.
+ */
+#define NAME_AT(base, size, i) (*(char *const *)((const char *)(base) + (size_t)(i) * (size)))
+static int
+find_name(unsigned short *tab, size_t max, const void *names, size_t size,
+    size_t n, size_t *filed, const char *name)
+{
+	size_t mask = 2 * max - 1, h;
+
+	for (; *filed < n; ++*filed) {
+		const char *s = NAME_AT(names, size, *filed);
+
+		if (!s)
+			continue;
+		for (h = intern_hash(s) & mask; tab[h]; h = (h + 1) & mask)
+			;
+		tab[h] = (unsigned short)(*filed + 1);
+	}
+	for (h = intern_hash(name) & mask; tab[h]; h = (h + 1) & mask)
+		if (strcmp(NAME_AT(names, size, tab[h] - 1), name) == 0)
+			return tab[h] - 1;
+	return -1;
+}
+
+/* The tables are filed as a side effect, hence the casts: r is never const. */
 static int
 find_slot(const struct cc_rules *r, const char *name)
 {
-	for (size_t i = 0; i < r->nslots; i++)
-		if (strcmp(r->slots[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	struct cc_rules *w = (struct cc_rules *)r;
+
+	return find_name(w->slot_tab, MAX_SLOTS, &r->slots[0].name, sizeof r->slots[0],
+	    r->nslots, &w->slots_filed, name);
 }
 
 static int
 find_cue(const struct cc_rules *r, const char *name)
 {
-	for (size_t i = 0; i < r->ncues; i++)
-		if (strcmp(r->cues[i].name, name) == 0)
-			return (int)i;
-	return -1;
+	struct cc_rules *w = (struct cc_rules *)r;
+
+	return find_name(w->cue_tab, MAX_CUES, &r->cues[0].name, sizeof r->cues[0],
+	    r->ncues, &w->cues_filed, name);
 }
 
 static pcre2_code *
@@ -565,10 +600,26 @@ parse_rule_line(struct cc_rules *r, struct slot *s, char *line, int lineno)
 	} else {
 		rule.value = strcmp(value, "null") ? intern(r, value) : NULL;
 	}
-	char id[160];
-	snprintf(id, sizeof id, "%s:%d", s->name, lineno);
-	rule.id = cc_xstrdup(id);
-	s->rules = cc_xrealloc(s->rules, (s->nrules + 1) * sizeof *s->rules);
+	{
+		/* "slot:line", without snprintf: a cold start loads every rule */
+		char digits[12];
+		size_t nl = strlen(s->name), nd = 0;
+		unsigned v = (unsigned)lineno;
+
+		do
+			digits[nd++] = (char)('0' + v % 10);
+		while ((v /= 10) && nd < sizeof digits);
+		rule.id = cc_xmalloc(nl + nd + 2);
+		memcpy(rule.id, s->name, nl);
+		rule.id[nl] = ':';
+		for (size_t i = 0; i < nd; i++)
+			rule.id[nl + 1 + i] = digits[nd - 1 - i];
+		rule.id[nl + 1 + nd] = '\0';
+	}
+	/* room for 4, 8, 16...: one realloc a rule was its own cost */
+	if (s->nrules >= 4 ? !(s->nrules & (s->nrules - 1)) : !s->nrules)
+		s->rules = cc_xrealloc(s->rules, (s->nrules < 4 ? 4 : 2 * s->nrules) *
+		    sizeof *s->rules);
 	s->rules[s->nrules++] = rule;
 	return 0;
 }
