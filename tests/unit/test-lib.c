@@ -15,7 +15,13 @@
 #include "cc_casual.h"
 #include "cc_lang.h"
 #include "cc_session.h"
+#include "cc_domain.h"
+#include "cc_texts.h"
 #include "tap.h"
+
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 
 static void
 test_utf8(void)
@@ -1022,6 +1028,79 @@ test_dl_load(void)
 	    "a symbol missing: NULL and its name (%s)", err);
 }
 
+static void
+write_file(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/*
+ * Loads of one manifest share a parse while the file is the same, and a
+ * changed file is read again; the texts, cut in place from the file read
+ * whole, read as the lines said.
+ */
+static void
+test_shared_domain(void)
+{
+	char dir[] = "/tmp/cc-test-lib.XXXXXX", path[64], texts[64];
+	struct cc_config c = {0};
+	struct cc_domain *a, *b, *d;
+	struct cc_texts *t;
+	const char *emotion, *lang;
+	unsigned line;
+	char err[256] = "";
+	struct timespec later[2] = { { 0, UTIME_OMIT }, { 2000000000, 0 } };
+
+	if (!mkdtemp(dir)) {
+		ok(0, "a temporary directory");
+		return;
+	}
+	c.domain_dir = dir;
+	snprintf(path, sizeof path, "%s/domain", dir);
+	write_file(path, "name one\ndescription d\npipeline cc-route\n"
+	    "agent a kb\nfallback a general\n");
+	a = cc_domain_load(&c);
+	b = cc_domain_load(&c);
+	ok(a && a == b && strcmp(a->name, "one") == 0,
+	    "the same manifest twice: one parse, shared");
+	cc_domain_free(a);
+	ok(strcmp(b->name, "one") == 0, "a load freed: the other still reads it");
+	write_file(path, "name two\ndescription d\npipeline cc-route\n"
+	    "agent a kb\nfallback a general\n");
+	utimensat(AT_FDCWD, path, later, 0);	/* the same second would do too: ns */
+	d = cc_domain_load(&c);
+	ok(d && d != b && strcmp(d->name, "two") == 0, "the file changed: read again");
+	ok(strcmp(b->name, "one") == 0, "an earlier load keeps what it read");
+	cc_domain_free(b);
+	cc_domain_free(d);
+	unlink(path);
+
+	snprintf(texts, sizeof texts, "%s/responses", dir);
+	write_file(texts, "# a comment\n\nhello ja happy こんにちは\\n{name}\r\n"
+	    "  bad line\nhello en - Hello");
+	t = cc_texts_load(texts, err, sizeof err);
+	ok(!t && strstr(err, "responses:4: expected 'KEY LANG EMOTION TEXT'"),
+	    "a bad line is named with its line number (%s)", err);
+	write_file(texts, "# a comment\n\nhello ja happy こんにちは\\n{name}\r\n"
+	    "hello en - Hello");
+	t = cc_texts_load(texts, err, sizeof err);
+	is_str(t ? cc_texts_get(t, "hello", "ja", &emotion) : NULL, "こんにちは\n{name}",
+	    "a text unescaped, its CR cut");
+	is_str(emotion, "happy", "its emotion");
+	is_str(t ? cc_texts_get(t, "hello", "en", &emotion) : NULL, "Hello",
+	    "the last line without its newline");
+	ok(t && cc_texts_count(t) == 2 && cc_texts_entry(t, 1, &lang, &line) &&
+	    strcmp(lang, "en") == 0 && line == 4, "entries keep their lines");
+	cc_texts_free(t);
+	unlink(texts);
+	rmdir(dir);
+}
+
 int
 main(void)
 {
@@ -1047,5 +1126,6 @@ main(void)
 	test_session_state();
 	test_session_before();
 	test_dl_load();
+	test_shared_domain();
 	return tap_done();
 }
