@@ -42,9 +42,14 @@ struct rag {
 	size_t limit, context_chars;
 	struct cc_kb_hits hits;
 	struct cc_buf key, value;
-	struct slot *cache;	/* NULL: no cache (yet) */
-	int cache_wanted;	/* not --no-cache: one from the second record */
-	unsigned long records;	/* seen, until the cache is made */
+	/*
+	 * The cache (not --no-cache): one entry until a second question
+	 * comes, then the table.  A single question (a cold ask) has nothing
+	 * to look up, and zeroing the 128 kB table was 2% of it (issue 16).
+	 */
+	int cache_wanted;
+	struct slot first;
+	struct slot *cache;	/* NULL: not made yet */
 	long long version;	/* of the index, when the cache was filled */
 	time_t checked;
 	int upstream_failed;	/* some outside service failed: exit 4 */
@@ -451,6 +456,9 @@ fnv(const char *s, size_t n)
 static void
 cache_flush(struct rag *g)
 {
+	free(g->first.key);
+	free(g->first.value);
+	g->first = (struct slot){0};
 	for (size_t i = 0; g->cache && i < CACHE_SLOTS; i++) {
 		free(g->cache[i].key);
 		free(g->cache[i].value);
@@ -467,6 +475,21 @@ static struct slot *
 cache_find(struct rag *g)
 {
 	size_t h = (size_t)fnv(g->key.data, g->key.len);
+
+	if (!g->cache) {
+		struct slot *s = &g->first;
+
+		if (!s->key || (s->klen == g->key.len && memcmp(s->key, g->key.data, s->klen) == 0))
+			return s;
+		/* another question: the table, the first one's entry in its place */
+		if (!(g->cache = calloc(CACHE_SLOTS, sizeof *g->cache))) {
+			cache_flush(g);
+			g->cache_wanted = 0;
+			return NULL;
+		}
+		g->cache[(size_t)fnv(s->key, s->klen) % CACHE_SLOTS] = *s;
+		*s = (struct slot){0};
+	}
 
 	for (size_t k = 0; k < CACHE_PROBE; k++) {
 		struct slot *s = &g->cache[(h + k) % CACHE_SLOTS];
@@ -514,14 +537,7 @@ rag(void *vctx, struct cc_record *rec, struct cc_jw *out)
 	/* the web for the general agent of seed 002, and for what is not routed */
 	web_allowed = g->web_on && (!agent ||
 	    cc_domain_agent(g->domain, agent)->answer == CC_ANSWER_SEARCH);
-	/*
-	 * The cache from the second record on: a single question (a cold
-	 * ask) has nothing to remember, and zeroing the 128 kB table and
-	 * reading the index's version were 3% of it (issue 16).
-	 */
-	if (!g->cache && g->cache_wanted && g->records++ > 0)
-		g->cache = calloc(CACHE_SLOTS, sizeof *g->cache);
-	if (g->cache && g->kb) {
+	if (g->cache_wanted && g->kb) {
 		time_t now = time(NULL);
 
 		if (now != g->checked) {	/* a rebuild empties the cache */
@@ -544,7 +560,7 @@ rag(void *vctx, struct cc_record *rec, struct cc_jw *out)
 		cc_buf_add(&g->key, web_allowed ? "w" : "-", 1);
 		cc_buf_add(&g->key, q, len);
 		s = cache_find(g);
-		if (s->key) {
+		if (s && s->key) {
 			cc_jw_raw(out, s->value, s->vlen);
 			return CC_RECORD_SET;
 		}
