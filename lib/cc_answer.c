@@ -581,6 +581,10 @@ answer_opening(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 
 	if (jv_get_kind(day) == JV_KIND_OBJECT)
 		date = str(opening, "date", &keep);
+	/* the closing days asked of one day ("the last Monday of next month,
+	 * closed?", which cc-event dates): whether that day is open */
+	if (date && how && strcmp(how, "closing-days") == 0)
+		how = "yes-no";
 	if (!date || !how || strlen(how) > 32 ||
 	    sscanf(date, "%d-%d-%d", &y, &m, &d) != 3)
 		goto out;

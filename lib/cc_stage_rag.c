@@ -233,6 +233,52 @@ add_asked(struct rag *g, const struct route *r, const struct cc_kb_query *kq)
 	cc_kb_hits_release(&more);
 }
 
+/* Whether every type of the list is a or b ("meeting-room, price" for
+ * the 2F rooms' price; not "price, facility", the equipment's). */
+static int
+only_types(const char *list, const char *a, const char *b)
+{
+	while (list && *list) {
+		size_t n;
+
+		list += strspn(list, ", ");
+		n = strcspn(list, ",");
+		while (n && list[n - 1] == ' ')
+			n--;
+		if (n && !(strlen(a) == n && !strncmp(list, a, n)) &&
+		    !(strlen(b) == n && !strncmp(list, b, n)))
+			return 0;
+		list += n;
+		list += strcspn(list, ",");
+	}
+	return 1;
+}
+
+/*
+ * One aspect asked of a topic that has passages for several (the price
+ * of the 2F rooms, not their hours; "does a few hours cost money?", the
+ * fees, not the opening hours): the passages that carry the aspect come
+ * first, in their order, since the words of the question ("いくら",
+ * "upstairs") may rank another passage of the topic higher.
+ */
+static void
+promote_aspect(struct rag *g, const struct route *r)
+{
+	size_t k = 0;
+
+	if (r->nplaces || r->naspects != 1)
+		return;
+	for (size_t i = 0; i < g->hits.n; i++) {
+		struct cc_kb_hit h = g->hits.v[i];
+
+		if (!cc_csv_has(h.request_types, r->aspects[0]) ||
+		    !only_types(h.request_types, r->request_type, r->aspects[0]))
+			continue;
+		memmove(&g->hits.v[k + 1], &g->hits.v[k], (i - k) * sizeof h);
+		g->hits.v[k++] = h;
+	}
+}
+
 /* The answer language: the route's, the detector's, or detected here. */
 static const char *
 answer_language(struct cc_record *rec, const struct route *r, const char *q,
@@ -341,8 +387,10 @@ retrieve(struct rag *g, const struct route *r, const char *q, size_t len,
 	}
 	cc_kb_hits_clear(&g->hits);
 	kb_ok = g->kb && cc_kb_search(g->kb, &kq, &g->hits) == 0;
-	if (kb_ok)
+	if (kb_ok) {
 		add_asked(g, r, &kq);
+		promote_aspect(g, r);
+	}
 	if (!kb_ok) {
 		snprintf(kb_err, sizeof kb_err, "%s",
 		    g->kb ? cc_kb_error(g->kb) : g->kb_error);

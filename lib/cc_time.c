@@ -643,6 +643,12 @@ ascii_digit(int c)
 	return c >= '0' && c <= '9';
 }
 
+static int
+upper(int c)
+{
+	return c >= 'A' && c <= 'Z';
+}
+
 /* The code point that ends just before s[at]. */
 static int32_t
 prev_cp(const char *s, size_t at)
@@ -727,22 +733,53 @@ add_tok(struct text *x, int type, int a, int b, int c, size_t at, size_t end)
 	*t = (struct tok){ .type = type, .a = a, .b = b, .c = c, .at = at, .end = end };
 }
 
-/* English words that make an ambiguous one (may, march, sat, sun) a date. */
+/*
+ * English words that make an ambiguous one (may, march, sat, sun) a date:
+ * a preposition before it, a part of the day, a number or what happens in
+ * it after it ("March events?", "May's meetups"), a capital letter inside
+ * a sentence ("anything for us in ... March?"; "May I" is a verb), or the
+ * word alone ("March?", a follow-up).
+ */
 static int
 time_context(const struct text *x, size_t at, size_t end)
 {
 	static const char *const before[] = {"in", "on", "of", "this", "next",
 	    "last", "every", "coming", "early", "mid", "late", "until", "till",
-	    "by", "from", "during", "through", NULL};
+	    "by", "from", "during", "through", "for", "around", "about", NULL};
 	static const char *const after[] = {"night", "morning", "afternoon",
-	    "evening", NULL};
+	    "evening", "event", "events", "meetup", "meetups", "meet-up",
+	    "meet-ups", "seminar", "seminars", "workshop", "workshops",
+	    "hackathon", "hackathons", "study", "session", "sessions",
+	    "schedule", "calendar", "lineup", "line-up", "'s", "\xe2\x80\x99s",
+	    NULL};
+	static const char *const subjects[] = {"i ", "we ", "you ", "he ", "she ",
+	    "they ", "it ", "i?", "we?", NULL};
+	size_t a = at, e = end;
 
 	for (int i = 0; before[i]; i++)
 		if (preceded_by(x, at, before[i]))
 			return 1;
+	while (e < x->n && x->s[e] == ' ')
+		e++;
 	for (int i = 0; after[i]; i++)
-		if (followed_by(x, end, after[i]))
+		if (starts(x->s, x->n, e, after[i]) &&
+		    !ascii_alpha(x->s[e + strlen(after[i])]))
 			return 1;
+	while (a > 0 && (x->s[a - 1] == ' ' || strchr("?!.,", x->s[a - 1])))
+		a--;
+	while (e < x->n && (x->s[e] == ' ' || strchr("?!.,", x->s[e])))
+		e++;
+	if (a == 0 && e == x->n)
+		return 1;
+	if (upper(x->cs[at]) && at > 0 && a > 0 && (ascii_alpha(x->s[a - 1]) ||
+	    ascii_digit(x->s[a - 1]))) {
+		int subject = 0;
+
+		for (int i = 0; subjects[i]; i++)
+			subject |= followed_by(x, end, subjects[i]);
+		if (!subject)
+			return 1;
+	}
 	while (end < x->n && (x->s[end] == ' ' || x->s[end] == '.'))
 		end++;
 	return end < x->n && ascii_digit(x->s[end]);
@@ -1227,12 +1264,6 @@ lex(struct text *x)
 
 /* ---- titles: time words inside an event's name are not times ---- */
 
-static int
-upper(int c)
-{
-	return c >= 'A' && c <= 'Z';
-}
-
 /*
  * "Today I Learned", "This Week in AI": a capitalised time word followed
  * by two more capitalised words (short linking words allowed between) is
@@ -1357,6 +1388,7 @@ struct mention {
 	int bare;		/* a bare weekday or day of month: may move
 				   forward to follow the start of a span */
 	int negated, context, attributive;
+	int corrected;		/* said, then taken back (correct()) */
 };
 
 #define MAXMENT 16
@@ -2018,6 +2050,82 @@ compose(struct reading *rd)
 }
 
 /* ---- 3. choose ---- */
+
+/*
+ * Self-corrections: "Tuesday, no wait, Thursday", 来週の火曜、いや金曜,
+ * "this Friday - sorry, I mean Saturday", 明日、あ、違った、明後日.  Words
+ * between two mentions that take the first back leave the second alone;
+ * a bare weekday keeps the week of the one it corrects (来週の火曜、いや
+ * 金曜 is next week's Friday, "next Tuesday, no, Wednesday" next week's).
+ * English words count whole; Japanese ones anywhere in the gap.
+ */
+static const char *const correction_en[] = {"no", "nope", "nah", "wait",
+	"sorry", "oops", "whoops", "actually", "i mean", "i meant", "meant",
+	"correction", "scratch that", "strike that", "make that", "make it",
+	"or rather", "rather", "my bad", "my mistake", "err", "erm", "pardon",
+	"misspoke", "i misspoke", "wrong", "not that", NULL};
+static const char *const correction_ja[] = {"いや", "いえ", "違", "ちが",
+	"間違", "まちが", "訂正", "失礼", "すみません", "すいません", "ごめん",
+	"申し訳", "やっぱ", "もとい", "というか", "っていうか", "って言うか",
+	"正しくは", "言いましたが", "申しましたが", "申し上げましたが",
+	"って言ったけど", "と言ったけど", "っていったけど", NULL};
+static char *correction_ja_folded[sizeof correction_ja / sizeof *correction_ja];
+
+static void __attribute__((destructor))
+correction_release(void)
+{
+	for (size_t i = 0; correction_ja_folded[i]; i++)
+		free(correction_ja_folded[i]);
+}
+
+/* The English word or words w, whole, in [from, to). */
+static int
+word_between(const struct text *x, size_t from, size_t to, const char *w)
+{
+	size_t k = strlen(w);
+
+	for (size_t i = from; i + k <= to; i++)
+		if (memcmp(x->s + i, w, k) == 0 &&
+		    (i == from || !ascii_alpha(x->s[i - 1])) &&
+		    (i + k == to || !ascii_alpha(x->s[i + k])))
+			return 1;
+	return 0;
+}
+
+static int
+correction_gap(const struct text *x, size_t from, size_t to)
+{
+	if (to < from || to - from > 72)
+		return 0;
+	for (int i = 0; correction_en[i]; i++)
+		if (word_between(x, from, to, correction_en[i]))
+			return 1;
+	if (!correction_ja_folded[0])
+		for (size_t i = 0; correction_ja[i]; i++)
+			correction_ja_folded[i] = cc_text_fold(correction_ja[i],
+			    strlen(correction_ja[i]), NULL, 0);
+	for (int i = 0; correction_ja_folded[i]; i++) {
+		const char *w = correction_ja_folded[i];
+		size_t k = strlen(w);
+
+		for (size_t j = from; j + k <= to; j++)
+			if (memcmp(x->s + j, w, k) == 0)
+				return 1;
+	}
+	return 0;
+}
+
+static void
+correct(struct mention *a, struct mention *b)
+{
+	a->corrected = 1;
+	if (b->bare == 1 && !a->bare && a->weekday && strcmp(a->kind, "weekday") == 0) {
+		struct cc_date mon = cc_date_add(a->first, 1 - cc_date_weekday(a->first));
+
+		b->first = b->last = cc_date_add(mon, b->weekday - 1);
+		b->bare = 0;
+	}
+}
 
 static const char *const negations_after[] = {"じやなく", "じやない", "ではなく",
 	"ではない", "でなく", "以外", "のじやなく", "のじやない", "のではなく",
@@ -2824,11 +2932,16 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 		    followed_by(&x, m->end, "'s") ||
 		    followed_by(&x, m->end, "\xe2\x80\x99s");
 	}
+	for (int i = 0; i + 1 < rd.nm; i++)
+		if (!rd.m[i + 1].negated &&
+		    correction_gap(&x, rd.m[i].end, rd.m[i + 1].at))
+			correct(&rd.m[i], &rd.m[i + 1]);
 	/* spans (X から Y, from X to Y, X まで) and unions (X と Y, X or Y) */
 	for (int i = 0; i + 1 < rd.nm; i++) {
 		struct mention *a = &rd.m[i], *b = &rd.m[i + 1];
 
-		if (a->negated || b->negated || a->context || b->context)
+		if (a->negated || b->negated || a->context || b->context ||
+		    a->corrected || b->corrected)
 			continue;
 		if (gap_is(&x, a->end, b->at, span_words) ||
 		    ((preceded_by(&x, a->at, "between") ||
@@ -2852,7 +2965,7 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 	for (int i = 0; i < rd.nm; i++) {
 		struct mention *m = &rd.m[i];
 
-		if (m->negated || m->context)
+		if (m->negated || m->context || m->corrected)
 			continue;
 		if (m->attributive && !attributive_seen) {
 			attributive_seen = 1;

@@ -268,6 +268,42 @@ test_expressions(void)
 	cc_tz_use("Asia/Tokyo");
 }
 
+/* A day said and taken back; a month named by a word that is also a verb. */
+static void
+test_corrections(void)
+{
+	/* the corrected day alone, in the week of the one it corrects */
+	range_is(WED, "来週の火曜、いや金曜のイベントは？", "nextWeek", "weekday",
+	    "2025-01-24T00:00:00+09:00", "2025-01-25T00:00:00+09:00");
+	range_is(WED, "next Tuesday, no, Wednesday", "nextWeek", "weekday",
+	    "2025-01-22T00:00:00+09:00", "2025-01-23T00:00:00+09:00");
+	range_is(WED, "Tuesday, no wait, Thursday", "thisWeek", "weekday",
+	    "2025-01-16T00:00:00+09:00", "2025-01-17T00:00:00+09:00");
+	range_is(WED, "明日、あ、違った、明後日", "thisWeek", "dayAfterTomorrow",
+	    "2025-01-17T00:00:00+09:00", "2025-01-18T00:00:00+09:00");
+	range_is(WED, "today, sorry, I mean this week", "thisWeek", "thisWeek",
+	    "2025-01-13T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	/* not corrections: a union, a negation, a span */
+	range_is(WED, "Monday or Tuesday?", "nextWeek", "range",
+	    "2025-01-20T00:00:00+09:00", "2025-01-22T00:00:00+09:00");
+	range_is(WED, "Tuesday, not Wednesday", "nextWeek", "weekday",
+	    "2025-01-21T00:00:00+09:00", "2025-01-22T00:00:00+09:00");
+	range_is(WED, "from Monday to Friday", "nextWeek", "range",
+	    "2025-01-20T00:00:00+09:00", "2025-01-25T00:00:00+09:00");
+	/* March and May: months before events, alone, or capitalised inside a
+	 * sentence; not verbs */
+	range_is(WED, "March events?", NULL, "month",
+	    "2025-03-01T00:00:00+09:00", "2025-04-01T00:00:00+09:00");
+	range_is(WED, "May?", NULL, "month",
+	    "2025-05-01T00:00:00+09:00", "2025-06-01T00:00:00+09:00");
+	range_is(WED, "anything happening March?", NULL, "month",
+	    "2025-03-01T00:00:00+09:00", "2025-04-01T00:00:00+09:00");
+	range_is(WED, "May I join the event?", "thisWeek", "thisWeek",
+	    "2025-01-13T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	range_is(WED, "Can we march in with the band?", "thisWeek", "thisWeek",
+	    "2025-01-13T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+}
+
 static void
 test_extras(void)
 {
@@ -615,6 +651,7 @@ main(void)
 {
 	test_dates();
 	test_expressions();
+	test_corrections();
 	test_extras();
 	test_ics();
 	test_ics_zones();
