@@ -660,12 +660,6 @@ cc_session_state_hold(struct cc_session *s, const char *name)
 }
 
 int
-cc_session_state_due(struct cc_session *s, const char *name)
-{
-	return s->ops->state_due ? s->ops->state_due(s->b, name) : 1;
-}
-
-int
 cc_session_state_begin(struct cc_session *s, const char *name)
 {
 	return s->ops->state_begin(s->b, name);

@@ -159,15 +159,6 @@ int cc_session_state_put(struct cc_session *s, const char *session,
  */
 int cc_session_state_hold(struct cc_session *s, const char *name);
 /*
- * For a writer that keeps its changes back and writes them once per
- * batch: 1 when the next cc_session_state_hold of name may commit the
- * batch first (its time is up, or no batch is open and the hold may find
- * another's write), or when the backend cannot tell; write them before
- * that hold.  0: it will not (this call makes sure of that).  -1 on a
- * store error.
- */
-int cc_session_state_due(struct cc_session *s, const char *name);
-/*
  * Begin the batch of state `name` now rather than at its next put (0, or
  * -1 when the lock is not had within the lock timeout): a get, then a put
  * computed from it, are then one transaction, and no other process's

@@ -74,7 +74,6 @@ struct state {
 	sqlite3_stmt *rewrite;	/* the value alone, of a row written lately */
 	sqlite3_int64 seen;	/* data_version at the last hold */
 	int known;		/* seen is set */
-	int defer;		/* lite_state_due said the next hold commits not */
 	/* its history (history_ready, at the end of this file) */
 	sqlite3_stmt *hadd, *hhead, *hlast, *hget, *hclear;
 };
@@ -952,11 +951,9 @@ lite_state_hold(void *b, const char *name)
 	if (!x)
 		return -1;
 	/* a batch that turns keep open without writing is still a short one */
-	if (x->st.in_txn && !x->defer &&
-	    cc_store_elapsed_ns(&x->st.since) >= STATE_BATCH_NS &&
+	if (x->st.in_txn && cc_store_elapsed_ns(&x->st.since) >= STATE_BATCH_NS &&
 	    store_flush(s, &x->st) < 0)
 		return -1;
-	x->defer = 0;
 	if (x->st.checked)
 		return 0;	/* held since the last look: nobody else wrote */
 	if (batch_begin(s, &x->st) < 0)
@@ -979,20 +976,6 @@ lite_state_hold(void *b, const char *name)
 	x->known = 1;
 	x->st.checked = 1;
 	return changed;
-}
-
-static int
-lite_state_due(void *b, const char *name)
-{
-	struct lite *s = b;
-	struct state *x = state_of(s, name);
-
-	if (!x)
-		return -1;
-	if (!x->st.in_txn || cc_store_elapsed_ns(&x->st.since) >= STATE_BATCH_NS)
-		return 1;
-	x->defer = 1;	/* the time may be up by the hold: it waits for the next */
-	return 0;
 }
 
 static int
@@ -1333,7 +1316,6 @@ const struct cc_store_ops cc_store_sqlite = {
 	.state_put = lite_state_put,
 	.state_hold = lite_state_hold,
 	.state_begin = lite_state_begin,
-	.state_due = lite_state_due,
 	.admin = lite_admin,
 	.history_add = lite_history_add,
 	.history_get = lite_history_get,

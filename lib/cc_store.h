@@ -54,7 +54,6 @@ struct cc_store_ops {
 	    const char *json, time_t at);
 	int (*state_hold)(void *b, const char *name);
 	int (*state_begin)(void *b, const char *name);
-	int (*state_due)(void *b, const char *name);	/* NULL: always due */
 	int (*log)(void *b, const char *name, const char *session,
 	    const char *line, time_t at);	/* NULL: logs are the caller's */
 	/* for operators (cc-store): see cc_session.h */

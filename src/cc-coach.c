@@ -441,11 +441,9 @@ static void
 stage_flush(void *ctx)
 {
 	struct stage *st = ctx;
-	char err[512];
 
-	if (st->store && cc_coach_states_flush(st->kept, st->store, st->cfg.now, err,
-	    sizeof err) < 0)
-		store_lost(st, 0, err);
+	if (st->store && cc_session_flush(st->store) < 0)
+		store_lost(st, 0, "cannot save the session");
 }
 
 static int
@@ -478,7 +476,6 @@ run_stage(const struct opts *o)
 	status = cc_record_run(&stage, stdin, stdout);
 	if (stage.process)
 		cc_coach_data_release(&st.data);
-	stage_flush(&st);	/* the kept states' last changes (none after EOF's) */
 	cc_session_close(st.store);
 	cc_coach_states_free(st.kept);
 	cc_domain_free(dom);

@@ -260,23 +260,13 @@ int cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
  * keep it.  before (borrowed) is what load gave, a copy taken before the
  * turn, needed only when load gave no recap (the session not kept: a
  * copy would cost the kept ones a copy of their state on their turn's
- * first change); pass jv_invalid() otherwise.  A kept one is written
- * with the store's batch (cc_coach_states_flush), not at once.  0, or -1 with err set;
+ * first change); pass jv_invalid() otherwise.  Committed with the
+ * store's batch (cc_session_flush), not at once.  0, or -1 with err set;
  * after -1 nothing is kept.
  */
 int cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 	const char *session, jv before, jv state, time_t now, char *err,
 	size_t errlen);
-/*
- * A kept session's state is written once per batch of the store, not at
- * every save: before a load whose hold would commit the batch
- * (cc_session_state_due), when the session is given up for room, and
- * here.  Write what the kept sessions' turns changed and commit the
- * batch (cc_session_flush), before handing on the records it concerns.
- * 0, or -1 with err set; after -1 nothing is kept.
- */
-int cc_coach_states_flush(struct cc_coach_states *c, struct cc_session *s,
-	time_t now, char *err, size_t errlen);
 
 /*
  * The child did something at `now`: last_activity_at moves, and after a

@@ -34,9 +34,7 @@ struct entry {
 	jv state;			/* the coach part, as stored */
 	size_t size;			/* the length of its text */
 	char *text;			/* the state as stored (NULL: none yet) */
-	time_t at;			/* the time of its last turn */
 	int lent;			/* state is the caller's until it saves */
-	int dirty;			/* state is newer than text: not yet written */
 	struct cc_coach_recap recap;	/* what its turns keep */
 	struct entry *chain;		/* the next in its hash bucket */
 	struct entry *newer, *older;	/* the use order */
@@ -48,9 +46,6 @@ struct cc_coach_states {
 	size_t size, max_size;		/* of the texts, a proxy for memory */
 	struct entry *newest, *oldest;
 	struct cc_buf text;		/* the state as written, reused */
-	size_t ndirty;			/* entries not yet written */
-	struct cc_session *store;	/* where they go (the last load's) */
-	char *lost;			/* a write of a given-up entry failed: why */
 };
 
 /* ---- the history of finished problems ---- */
@@ -242,58 +237,6 @@ entry_free(struct entry *e)
 	free(e);
 }
 
-/*
- * Write a kept session's state if it differs from the text stored: 0, or
- * -1 with err set.  A kept state is written once per batch, not once per
- * turn: when the store is about to commit (cc_coach_states_load), when
- * the stage hands records on (cc_coach_states_flush) and when it is given
- * up for room.
- */
-static int
-write_entry(struct cc_coach_states *c, struct cc_session *s, struct entry *e,
-    time_t now, char *err, size_t errlen)
-{
-	if (!e->dirty || e->lent)
-		return 0;
-	e->dirty = 0;
-	c->ndirty--;
-	c->text.len = 0;
-	cc_json_put(&c->text, e->state);
-	cc_buf_add(&c->text, "", 1);
-	c->text.len--;
-	if (e->text && strcmp(e->text, c->text.data) == 0)
-		return 0;
-	if (cc_session_state_put(s, e->session, "coach", c->text.data, now) < 0) {
-		snprintf(err, errlen, "cannot store the session's coach state: %s",
-		    cc_session_error(s));
-		return -1;
-	}
-	free(e->text);
-	e->text = cc_xstrdup(c->text.data);
-	c->size = c->size - e->size + c->text.len;
-	e->size = c->text.len;
-	return 0;
-}
-
-static void forget_all(struct cc_coach_states *c);
-
-static int
-write_all(struct cc_coach_states *c, struct cc_session *s, time_t now, char *err,
-    size_t errlen)
-{
-	if (c->lost) {
-		snprintf(err, errlen, "%s", c->lost);
-		forget_all(c);
-		return -1;
-	}
-	for (struct entry *e = c->newest; e && c->ndirty; e = e->older)
-		if (write_entry(c, s, e, now, err, errlen) < 0) {
-			forget_all(c);
-			return -1;
-		}
-	return 0;
-}
-
 /* Forget every session: another process wrote the file. */
 static void
 forget_all(struct cc_coach_states *c)
@@ -308,9 +251,6 @@ forget_all(struct cc_coach_states *c)
 	c->newest = c->oldest = NULL;
 	c->n = 0;
 	c->size = 0;
-	c->ndirty = 0;
-	free(c->lost);
-	c->lost = NULL;
 }
 
 void
@@ -376,15 +316,6 @@ drop(struct cc_coach_states *c, const char *session)
 
 	if (!e)
 		return;
-	if (e->dirty && !e->lent && c->store && !c->lost) {
-		char err[512];
-
-		/* the next load or save tells of a failure */
-		if (write_entry(c, c->store, e, e->at, err, sizeof err) < 0)
-			c->lost = cc_xstrdup(err);
-	}
-	if (e->dirty)
-		c->ndirty--;
 	*p = e->chain;
 	unlink_use(c, e);
 	c->size -= e->size;
@@ -414,8 +345,6 @@ keep(struct cc_coach_states *c, const char *session, jv state, size_t size)
 	}
 	if (size > c->max_size) {
 		jv_free(state);
-		if (e->dirty)
-			c->ndirty--;
 		entry_free(e);
 		return;
 	}
@@ -442,16 +371,10 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 	struct entry *e;
 	char *json = NULL;
 	size_t size = 2;
-	int rc = 0;
+	int rc = cc_session_state_hold(s, "coach");
 
 	*state = jv_object();
 	*recap = NULL;
-	c->store = s;
-	/* what the batch about to be committed changed goes with it */
-	if ((c->ndirty || c->lost) && cc_session_state_due(s, "coach") != 0 &&
-	    write_all(c, s, now, err, errlen) < 0)
-		return -1;
-	rc = cc_session_state_hold(s, "coach");
 	if (rc < 0) {
 		forget_all(c);
 		snprintf(err, errlen, "cannot read the session's coach state: %s",
@@ -549,13 +472,6 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 	int kept = e && e->recap.kept, changed;
 	jv cur = state, solved;
 
-	c->store = s;
-	if (c->lost) {
-		snprintf(err, errlen, "%s", c->lost);
-		jv_free(cur);
-		forget_all(c);
-		return -1;
-	}
 	if (jv_get_kind(cur) != JV_KIND_OBJECT) {
 		/* nothing is stored; what was lent is gone: read it again next time */
 		jv_free(cur);
@@ -594,51 +510,39 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 			return -1;
 		}
 	}
+	/*
+	 * Changed: for a kept session, its text against the text stored (a
+	 * few hundred bytes now that the history is apart); else against
+	 * before.
+	 */
+	c->text.len = 0;
+	cc_json_put(&c->text, cur);
+	cc_buf_add(&c->text, "", 1);
+	c->text.len--;
 	if (kept) {
-		/* written with the batch (write_entry), compared by its text then */
-		if (!e->dirty) {
-			e->dirty = 1;
-			c->ndirty++;
-		}
-		e->at = now;
-		e->lent = 0;
-		keep(c, session, cur, e->size);
-		return 0;
-	}
-	/* not kept: written now if it differs from before */
-	{
+		changed = !e->text || strcmp(e->text, c->text.data) != 0;
+	} else {
 		jv b = jv_get_kind(before) == JV_KIND_OBJECT ?
 		    jv_object_delete(jv_copy(before), cc_jv_name("solved")) : jv_null();
 
 		changed = jv_get_kind(b) != JV_KIND_OBJECT || !jv_equal(b, jv_copy(cur));
 	}
-	if (changed) {
-		c->text.len = 0;
-		cc_json_put(&c->text, cur);
-		cc_buf_add(&c->text, "", 1);
-		if (cc_session_state_put(s, session, "coach", c->text.data, now) < 0) {
-			jv_free(cur);
-			forget_all(c);
-			snprintf(err, errlen, "cannot store the session's coach state: %s",
-			    cc_session_error(s));
-			return -1;
-		}
-	}
-	jv_free(cur);	/* never kept: its history is not */
-	return 0;
-}
-
-int
-cc_coach_states_flush(struct cc_coach_states *c, struct cc_session *s, time_t now,
-    char *err, size_t errlen)
-{
-	int rc = c ? write_all(c, s, now, err, errlen) : 0;
-
-	if (cc_session_flush(s) < 0) {
-		if (c)
-			forget_all(c);
-		snprintf(err, errlen, "cannot save the session: %s", cc_session_error(s));
+	if (changed && cc_session_state_put(s, session, "coach", c->text.data, now) < 0) {
+		jv_free(cur);
+		forget_all(c);
+		snprintf(err, errlen, "cannot store the session's coach state: %s",
+		    cc_session_error(s));
 		return -1;
 	}
-	return rc;
+	if (!kept) {
+		jv_free(cur);	/* never kept: its history is not */
+		return 0;
+	}
+	if (changed) {
+		free(e->text);
+		e->text = cc_xstrdup(c->text.data);
+	}
+	e->lent = 0;
+	keep(c, session, cur, c->text.len);
+	return 0;
 }

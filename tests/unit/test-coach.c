@@ -707,7 +707,7 @@ test_states(void)
 		return;
 	is_str(turn(c, a, "s1", "{\"n\":1}", t0), "{\"n\":1}", "kept: a new session starts from {}");
 	is_str(turn(c, a, "s1", NULL, t0), "{\"n\":1}", "kept: the next turn sees it");
-	is_int(cc_coach_states_flush(c, a, t0, err, sizeof err), 0, "kept: committed");
+	is_int(cc_session_flush(a), 0, "kept: committed");
 	is_int(cc_session_state_get(b, "s1", "coach", &json, NULL), 1, "kept: stored");
 	is_str(json, "{\"n\":1}", "kept: as it was");
 	free(json);
@@ -722,27 +722,12 @@ test_states(void)
 	is_str(turn(c, a, "s2", "{\"n\":2}", t0), "{\"n\":2}", "kept: a second session");
 	is_str(turn(c, a, "s3", "{\"n\":3}", t0), "{\"n\":3}", "kept: a third, the first given up");
 	is_str(turn(c, a, "s1", NULL, t0), "{\"n\":5}", "kept: and read again from the store");
-	is_int(cc_coach_states_flush(c, a, t0, err, sizeof err), 0, "kept: committed");
+	is_int(cc_session_flush(a), 0, "kept: committed");
 	is_int(cc_session_state_put(b, "s4", "coach", "[1]", t0), 0, "kept: a state that is no object");
 	is_int(cc_session_flush(b), 0, "kept: committed by the other");
 	is_str(turn(c, a, "s4", NULL, t0), "error: the session's stored coach state is not a JSON object",
 	    "kept: is an error");
-	is_int(cc_coach_states_flush(c, a, t0, err, sizeof err), 0, "kept: released");
-	/* a changed state is written once per batch: when given up for room too */
-	is_str(turn(c, a, "s5", "{\"n\":7}", t0), "{\"n\":7}", "kept: a change kept back");
-	is_int(cc_session_state_get(b, "s5", "coach", &json, NULL), 0, "kept: not yet written");
-	turn(c, a, "s6", "{\"n\":8}", t0);
-	turn(c, a, "s7", "{\"n\":9}", t0);
-	is_int(cc_session_flush(a), 0, "kept: the store's batch committed alone");
-	is_int(cc_session_state_get(b, "s5", "coach", &json, NULL), 1,
-	    "kept: the session given up for room was written");
-	is_str(json, "{\"n\":7}", "kept: as its turn left it");
-	free(json);
-	is_int(cc_session_state_get(b, "s7", "coach", &json, NULL), 0,
-	    "kept: a kept one's change waits for the flush");
-	is_int(cc_coach_states_flush(c, a, t0, err, sizeof err), 0, "kept: flushed");
-	is_int(cc_session_state_get(b, "s7", "coach", &json, NULL), 1, "kept: then written");
-	free(json);
+	is_int(cc_session_flush(a), 0, "kept: released");
 	cc_coach_states_free(c);
 	cc_session_close(a);
 	cc_session_close(b);
