@@ -127,9 +127,10 @@ void cc_turns_release(struct cc_turn *turns, int n);
  * A stage's own state for a session (the homework coach's problem and
  * points, say): one JSON text per session and name, kept as long as turns
  * are.  Each name has one writer, in a file of its own (state-NAME.db;
- * NAME is lower-case letters, digits, - and _), written in the same
- * batches as turns, so the writer reads its own writes at once and other
- * processes see them after cc_session_flush().
+ * NAME is lower-case letters, digits, - and _), written in batches as
+ * turns are (SQLite: up to 8192 writes or 200 ms), so the writer reads
+ * its own writes at once and other processes see them after
+ * cc_session_flush().
  *
  * cc_session_state_get: 1 with *json (malloc'd) and *at (if not NULL)
  * when there is one, 0 when there is none, -1 on a store error.
