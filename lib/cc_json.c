@@ -1255,6 +1255,7 @@ item(struct cc_jw *w)
 {
 	uint64_t bit = (uint64_t)1 << (w->depth & 63);
 
+	w->index = NULL;	/* the text is no longer the one indexed */
 	if (w->after_key)
 		w->after_key = 0;
 	else if (w->has_item & bit)
@@ -1353,4 +1354,15 @@ cc_jw_raw(struct cc_jw *w, const char *json, size_t n)
 {
 	item(w);
 	cc_buf_add(w->b, json, n);
+}
+
+void
+cc_jw_raw_indexed(struct cc_jw *w, const char *json, size_t n,
+    const struct cc_json_doc *idx)
+{
+	int whole = w->depth == 0 && w->b->len == 0;
+
+	cc_jw_raw(w, json, n);
+	if (whole)
+		w->index = idx;
 }

@@ -192,6 +192,8 @@ struct cc_jw {
 	uint64_t has_item;	/* bit d: level d already holds an item */
 	uint64_t is_object;	/* bit d: level d is an object */
 	int after_key;
+	/* the index of the whole text, when cc_jw_raw_indexed() wrote it */
+	const struct cc_json_doc *index;
 };
 void cc_jw_init(struct cc_jw *w, struct cc_buf *b);
 void cc_jw_object(struct cc_jw *w);	/* { */
@@ -206,5 +208,16 @@ void cc_jw_null(struct cc_jw *w);
 void cc_jw_jv(struct cc_jw *w, jv v);	/* borrows v */
 /* Write text that is already one compact JSON value. */
 void cc_jw_raw(struct cc_jw *w, const char *json, size_t n);
+/*
+ * cc_jw_raw() of text whose cc_json_index() the caller kept: idx
+ * (borrowed; NULL when it has none) indexes json[0..n) as
+ * cc_json_index() would.  When the text is the writer's whole value,
+ * w->index is idx, so whoever hands the value on (cc_record.c, between
+ * chained stages) takes the index rather than check the same bytes
+ * again; any later write clears it.  The caller keeps idx and json alive
+ * until the value is handed on.
+ */
+void cc_jw_raw_indexed(struct cc_jw *w, const char *json, size_t n,
+	const struct cc_json_doc *idx);
 
 #endif
