@@ -194,6 +194,13 @@ struct cc_jw {
 	int after_key;
 	/* the index of the whole text, when cc_jw_raw_indexed() wrote it */
 	const struct cc_json_doc *index;
+	/*
+	 * Optional (cc_jw_track): a doc whose fields the writer fills as it
+	 * writes, as cc_json_index() would index the text, and whether it
+	 * can vouch for that (untracked: it cannot).
+	 */
+	struct cc_json_doc *track;
+	int untracked;
 };
 void cc_jw_init(struct cc_jw *w, struct cc_buf *b);
 void cc_jw_object(struct cc_jw *w);	/* { */
@@ -219,5 +226,17 @@ void cc_jw_raw(struct cc_jw *w, const char *json, size_t n);
  */
 void cc_jw_raw_indexed(struct cc_jw *w, const char *json, size_t n,
 	const struct cc_json_doc *idx);
+/*
+ * Index the value while writing it, into doc (borrowed; its fields are
+ * overwritten): afterwards cc_jw_tracked() gives doc when the writer's
+ * text is one value that cc_json_index() would accept as it is, with
+ * doc's fields (key_at, key_len, val_at, val_len; no subs) those that
+ * cc_json_index() would find, and NULL when it cannot tell (raw text at
+ * the top, invalid UTF-8, a member name with escapes, a misuse).  The
+ * strings are checked as they are written, not the whole text again:
+ * chained stages hand a value on without scanning it (cc_record.c).
+ */
+void cc_jw_track(struct cc_jw *w, struct cc_json_doc *doc);
+const struct cc_json_doc *cc_jw_tracked(const struct cc_jw *w);
 
 #endif

@@ -311,6 +311,7 @@ struct run {
 	const char *edit_key;
 	struct cc_json_doc vdoc;	/* the value, checked (handoff) */
 	const struct cc_json_doc *vindex;	/* the stage's own index of it */
+	int chained;	/* the value goes on to a stage in this process */
 	/*
 	 * The next record was handed over by the stage before, already a
 	 * checked document in rec.doc (have_doc), or as a line in intext.
@@ -457,11 +458,13 @@ process_record(struct run *r)
 	r->value.len = 0;
 	r->vindex = NULL;
 	cc_jw_init(&w, &r->value);
+	if (r->chained)		/* index it as it is written: no scan after */
+		cc_jw_track(&w, &r->vdoc);
 	/* no process: a stage its domain does not run passes everything on */
 	switch (r->stage->process ? r->stage->process(r->stage->ctx, rec, &w) :
 	    CC_RECORD_PASS) {
 	case CC_RECORD_SET:
-		r->vindex = w.index;
+		r->vindex = w.index ? w.index : cc_jw_tracked(&w);
 		if (r->stage->render)
 			r->stage->render(r->stage->ctx, r->value.data, r->value.len,
 			    &r->out);
@@ -836,6 +839,7 @@ cc_record_stream_pass(struct cc_record_stream *s, const char *line, size_t len,
 	struct run *r = &s->r;
 	size_t before = r->out.len;
 
+	r->chained = next && !r->stage->render;
 	if (r->have_doc) {	/* handed over checked: no scan */
 		r->have_doc = 0;
 		r->rec.line++;
