@@ -1317,6 +1317,13 @@ plain_text(const char *s, size_t n)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0;
+	unsigned char high = 0;
+
+	/* names and most values are ASCII: nothing to check in them */
+	for (size_t k = 0; k < n && k < 64; k++)
+		high |= u[k];
+	if (n <= 64 && high < 0x80)
+		return 1;
 
 	for (;;) {
 		size_t k;
@@ -1475,6 +1482,15 @@ cc_jw_jv(struct cc_jw *w, jv v)
 	cc_json_put(w->b, v);
 	if (w->track)
 		track_text(w, at);
+}
+
+void
+cc_jw_raw_checked(struct cc_jw *w, const char *json, size_t n)
+{
+	item(w);
+	cc_buf_add(w->b, json, n);
+	if (w->track && w->depth == 0)
+		w->untracked = 1;	/* the whole value: its members unknown */
 }
 
 void

@@ -237,6 +237,12 @@ void cc_jw_raw_indexed(struct cc_jw *w, const char *json, size_t n,
  * chained stages hand a value on without scanning it (cc_record.c).
  */
 void cc_jw_track(struct cc_jw *w, struct cc_json_doc *doc);
+/*
+ * cc_jw_raw() of a member's text as a checked record gives it
+ * (cc_record_raw): valid as it is, so a tracking writer need not check
+ * it again unless it is the whole value.
+ */
+void cc_jw_raw_checked(struct cc_jw *w, const char *json, size_t n);
 const struct cc_json_doc *cc_jw_tracked(const struct cc_jw *w);
 
 #endif
