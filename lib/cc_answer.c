@@ -1020,6 +1020,25 @@ cell_table_read(const char *s, struct cell_table *t)
 	return 0;
 }
 
+/*
+ * 1 if s[0..n) holds "\u007" (a '|' or another character of 7x written
+ * escaped), as memmem() finds it: from each backslash, which is all
+ * the text a passage of prose escapes (its newlines).  glibc's memmem
+ * went through the whole passage for every passage of every answer.
+ */
+static int
+has_escaped_7x(const char *s, size_t n)
+{
+	const char *p = s, *end = s + n;
+
+	while ((p = memchr(p, '\\', (size_t)(end - p)))) {
+		if (end - p >= 5 && memcmp(p, "\\u007", 5) == 0)
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
 /* 1 if a line of s begins with '|' (cheap: most passages are prose). */
 static int
 has_table(const char *s)
@@ -1515,7 +1534,7 @@ answer_cell(const struct cc_answerer *ar, struct cc_answer *a,
 		 * (passage() copies and walks them) to know it.
 		 */
 		if (!memchr(ps->at[i], '|', ps->len[i]) &&
-		    !memmem(ps->at[i], ps->len[i], "\\u007", 5))
+		    !has_escaped_7x(ps->at[i], ps->len[i]))
 			continue;
 		keep = jv_array();
 		content = pstr(ps, i, P_CONTENT, &keep);

@@ -1249,17 +1249,42 @@ cc_jw_init(struct cc_jw *w, struct cc_buf *b)
 	*w = (struct cc_jw){ .b = b };
 }
 
-/* Before any value or key: the comma, unless right after a key. */
+/*
+ * What the tracking of a value (cc_jw_track) must see of an item: in an
+ * object, a value only after its key and a key only where a member
+ * starts; one value at the top.  Anything else is a misuse whose text
+ * cc_json_index() would refuse: the tracking gives up.
+ */
 static void
-item(struct cc_jw *w)
+track_item(struct cc_jw *w, int key)
+{
+	int object = w->depth && ((w->is_object >> (w->depth & 63)) & 1);
+
+	if (key ? !object || w->after_key : object ? !w->after_key :
+	    w->depth == 0 && (w->has_item & 1))
+		w->untracked = 1;
+}
+
+/* Before any value (key 0) or key: the comma, unless right after a key. */
+static void
+item_(struct cc_jw *w, int key)
 {
 	uint64_t bit = (uint64_t)1 << (w->depth & 63);
 
+	w->index = NULL;	/* the text is no longer the one indexed */
+	if (w->track)
+		track_item(w, key);
 	if (w->after_key)
 		w->after_key = 0;
 	else if (w->has_item & bit)
 		cc_buf_add(w->b, ",", 1);
 	w->has_item |= bit;
+}
+
+static void
+item(struct cc_jw *w)
+{
+	item_(w, 0);
 }
 
 static void
@@ -1286,11 +1311,91 @@ cc_jw_array(struct cc_jw *w)
 	open_(w, 0);
 }
 
+/* The text of s[0..n) would be checked as it is: valid UTF-8. */
+static int
+plain_text(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+	unsigned char high = 0;
+
+	/* names and most values are ASCII: nothing to check in them */
+	for (size_t k = 0; k < n && k < 64; k++)
+		high |= u[k];
+	if (n <= 64 && high < 0x80)
+		return 1;
+
+	for (;;) {
+		size_t k;
+
+		i += plain_run(u + i, n - i);
+		if (i >= n)
+			return 1;
+		if (u[i] < 0x80) {	/* '"', '\\' or a control: escaped */
+			i++;
+			continue;
+		}
+		if (!(k = utf8_seq(u + i, n - i)))
+			return 0;
+		i += k;
+	}
+}
+
+/* The member of the top level being written ends here. */
+static void
+track_close(struct cc_jw *w)
+{
+	struct cc_json_doc *d = w->track;
+
+	if (d->nfields)
+		d->fields[d->nfields - 1].val_len = w->b->len -
+		    d->fields[d->nfields - 1].val_at;
+}
+
+/* Text written by others at s[0..n): check it as the scan would. */
+static void
+track_text(struct cc_jw *w, size_t at)
+{
+	struct cc_json_doc piece = {0};
+
+	if (w->depth == 0 ||	/* the whole value: its members unknown */
+	    cc_json_index(&piece, w->b->data + at, w->b->len - at) < 0)
+		w->untracked = 1;
+	cc_json_doc_release(&piece);
+}
+
+void
+cc_jw_track(struct cc_jw *w, struct cc_json_doc *doc)
+{
+	w->track = doc;
+	w->untracked = w->b->len != 0;	/* offsets count from the value */
+	doc->nfields = doc->nsubs = 0;
+	doc->text.len = 0;
+	doc->needs_rewrite = 0;
+	doc->err = NULL;
+	doc->err_col = 0;
+}
+
+const struct cc_json_doc *
+cc_jw_tracked(const struct cc_jw *w)
+{
+	if (!w->track || w->untracked || w->depth != 0 || w->after_key ||
+	    !(w->has_item & 1))
+		return NULL;
+	return w->track;
+}
+
 void
 cc_jw_end(struct cc_jw *w)
 {
 	int object = (w->is_object >> (w->depth & 63)) & 1;
 
+	if (w->track) {
+		if (w->depth == 0 || w->after_key)
+			w->untracked = 1;
+		else if (w->depth == 1 && object)
+			track_close(w);
+	}
 	cc_buf_add(w->b, object ? "}" : "]", 1);
 	w->depth--;
 }
@@ -1298,16 +1403,42 @@ cc_jw_end(struct cc_jw *w)
 void
 cc_jw_key(struct cc_jw *w, const char *key)
 {
-	item(w);
-	put_string(w->b, key, strlen(key));
+	size_t n = strlen(key), at;
+
+	if (w->track) {
+		if (w->depth == 1)
+			track_close(w);
+		if (!plain_text(key, n))
+			w->untracked = 1;
+	}
+	item_(w, 1);
+	at = w->b->len;
+	put_string(w->b, key, n);
 	cc_buf_add(w->b, ":", 1);
 	w->after_key = 1;
+	if (w->track && w->depth == 1) {
+		struct cc_json_doc *d = w->track;
+
+		/* a name with escapes makes the scan rewrite the record */
+		if (w->b->len - at != n + 3)
+			w->untracked = 1;
+		if (d->nfields == d->cap) {
+			d->cap = d->cap ? d->cap * 2 : 16;
+			d->fields = cc_xrealloc(d->fields, d->cap * sizeof *d->fields);
+		}
+		d->fields[d->nfields++] = (struct cc_json_field){
+			.key_at = at + 1, .key_len = n,
+			.val_at = w->b->len, .val_len = 0,
+		};
+	}
 }
 
 void
 cc_jw_str(struct cc_jw *w, const char *s, size_t n)
 {
 	item(w);
+	if (w->track && !plain_text(s, n))
+		w->untracked = 1;
 	put_string(w->b, s, n);
 }
 
@@ -1344,13 +1475,43 @@ cc_jw_null(struct cc_jw *w)
 void
 cc_jw_jv(struct cc_jw *w, jv v)
 {
+	size_t at;
+
 	item(w);
+	at = w->b->len;
 	cc_json_put(w->b, v);
+	if (w->track)
+		track_text(w, at);
+}
+
+void
+cc_jw_raw_checked(struct cc_jw *w, const char *json, size_t n)
+{
+	item(w);
+	cc_buf_add(w->b, json, n);
+	if (w->track && w->depth == 0)
+		w->untracked = 1;	/* the whole value: its members unknown */
 }
 
 void
 cc_jw_raw(struct cc_jw *w, const char *json, size_t n)
 {
+	size_t at;
+
 	item(w);
+	at = w->b->len;
 	cc_buf_add(w->b, json, n);
+	if (w->track)
+		track_text(w, at);
+}
+
+void
+cc_jw_raw_indexed(struct cc_jw *w, const char *json, size_t n,
+    const struct cc_json_doc *idx)
+{
+	int whole = w->depth == 0 && w->b->len == 0;
+
+	cc_jw_raw(w, json, n);
+	if (whole)
+		w->index = idx;
 }

@@ -192,6 +192,15 @@ struct cc_jw {
 	uint64_t has_item;	/* bit d: level d already holds an item */
 	uint64_t is_object;	/* bit d: level d is an object */
 	int after_key;
+	/* the index of the whole text, when cc_jw_raw_indexed() wrote it */
+	const struct cc_json_doc *index;
+	/*
+	 * Optional (cc_jw_track): a doc whose fields the writer fills as it
+	 * writes, as cc_json_index() would index the text, and whether it
+	 * can vouch for that (untracked: it cannot).
+	 */
+	struct cc_json_doc *track;
+	int untracked;
 };
 void cc_jw_init(struct cc_jw *w, struct cc_buf *b);
 void cc_jw_object(struct cc_jw *w);	/* { */
@@ -206,5 +215,34 @@ void cc_jw_null(struct cc_jw *w);
 void cc_jw_jv(struct cc_jw *w, jv v);	/* borrows v */
 /* Write text that is already one compact JSON value. */
 void cc_jw_raw(struct cc_jw *w, const char *json, size_t n);
+/*
+ * cc_jw_raw() of text whose cc_json_index() the caller kept: idx
+ * (borrowed; NULL when it has none) indexes json[0..n) as
+ * cc_json_index() would.  When the text is the writer's whole value,
+ * w->index is idx, so whoever hands the value on (cc_record.c, between
+ * chained stages) takes the index rather than check the same bytes
+ * again; any later write clears it.  The caller keeps idx and json alive
+ * until the value is handed on.
+ */
+void cc_jw_raw_indexed(struct cc_jw *w, const char *json, size_t n,
+	const struct cc_json_doc *idx);
+/*
+ * Index the value while writing it, into doc (borrowed; its fields are
+ * overwritten): afterwards cc_jw_tracked() gives doc when the writer's
+ * text is one value that cc_json_index() would accept as it is, with
+ * doc's fields (key_at, key_len, val_at, val_len; no subs) those that
+ * cc_json_index() would find, and NULL when it cannot tell (raw text at
+ * the top, invalid UTF-8, a member name with escapes, a misuse).  The
+ * strings are checked as they are written, not the whole text again:
+ * chained stages hand a value on without scanning it (cc_record.c).
+ */
+void cc_jw_track(struct cc_jw *w, struct cc_json_doc *doc);
+/*
+ * cc_jw_raw() of a member's text as a checked record gives it
+ * (cc_record_raw): valid as it is, so a tracking writer need not check
+ * it again unless it is the whole value.
+ */
+void cc_jw_raw_checked(struct cc_jw *w, const char *json, size_t n);
+const struct cc_json_doc *cc_jw_tracked(const struct cc_jw *w);
 
 #endif

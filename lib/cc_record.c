@@ -41,6 +41,45 @@ cc_buf_release(struct cc_buf *b)
 
 /* ---- accessors ---- */
 
+#define MEMO_MIN 256	/* shorter texts cost less to read than to compare */
+#define NMEMO (sizeof ((struct cc_record *)0)->memo / sizeof (struct cc_record_memo))
+
+/* The jv of the JSON text t[0..n), from the memo when it holds t. */
+static jv
+memo_value(struct cc_record *rec, const char *t, size_t n)
+{
+	struct cc_record_memo *m;
+	jv v;
+
+	if (n < MEMO_MIN)
+		return cc_json_to_jv(t, n);
+	for (size_t i = 0; i < NMEMO; i++) {
+		m = &rec->memo[i];
+		if (m->text && m->len == n && memcmp(m->text, t, n) == 0)
+			return jv_copy(m->v);
+	}
+	v = cc_json_to_jv(t, n);
+	m = &rec->memo[rec->memo_next++ % NMEMO];
+	if (m->text)
+		jv_free(m->v);
+	m->text = cc_xrealloc(m->text, n);
+	memcpy(m->text, t, n);
+	m->len = n;
+	m->v = jv_copy(v);
+	return v;
+}
+
+static void
+memo_release(struct cc_record *rec)
+{
+	for (size_t i = 0; i < NMEMO; i++) {
+		if (rec->memo[i].text)
+			jv_free(rec->memo[i].v);
+		free(rec->memo[i].text);
+		rec->memo[i].text = NULL;
+	}
+}
+
 jv
 cc_record_get(struct cc_record *rec, const char *key)
 {
@@ -54,7 +93,7 @@ cc_record_get(struct cc_record *rec, const char *key)
 	f = cc_json_field(&rec->doc, key);
 	if (!f)
 		return jv_invalid();
-	return cc_json_to_jv(rec->doc.text.data + f->val_at, f->val_len);
+	return memo_value(rec, rec->doc.text.data + f->val_at, f->val_len);
 }
 
 const char *
@@ -271,6 +310,8 @@ struct run {
 	enum edit edit;
 	const char *edit_key;
 	struct cc_json_doc vdoc;	/* the value, checked (handoff) */
+	const struct cc_json_doc *vindex;	/* the stage's own index of it */
+	int chained;	/* the value goes on to a stage in this process */
 	/*
 	 * The next record was handed over by the stage before, already a
 	 * checked document in rec.doc (have_doc), or as a line in intext.
@@ -415,11 +456,15 @@ process_record(struct run *r)
 		return;
 	}
 	r->value.len = 0;
+	r->vindex = NULL;
 	cc_jw_init(&w, &r->value);
+	if (r->chained)		/* index it as it is written: no scan after */
+		cc_jw_track(&w, &r->vdoc);
 	/* no process: a stage its domain does not run passes everything on */
 	switch (r->stage->process ? r->stage->process(r->stage->ctx, rec, &w) :
 	    CC_RECORD_PASS) {
 	case CC_RECORD_SET:
+		r->vindex = w.index ? w.index : cc_jw_tracked(&w);
 		if (r->stage->render)
 			r->stage->render(r->stage->ctx, r->value.data, r->value.len,
 			    &r->out);
@@ -459,6 +504,7 @@ run_line(struct run *r, const char *line, size_t len)
 
 	r->rec.line++;
 	r->edit = EDIT_TEXT;
+	r->vindex = NULL;
 	if (len && line[len - 1] == '\n')
 		len--;
 	if (len && line[len - 1] == '\r')
@@ -618,6 +664,7 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 	if (stage->idle)
 		stage->idle(stage->ctx);
 	jv_free(r.rec.held);
+	memo_release(&r.rec);
 	cc_json_doc_release(&r.rec.doc);
 	if (!failed && ferror(in)) {
 		cc_warn("cannot read input: %s", strerror(errno));
@@ -692,7 +739,7 @@ build_doc(struct run *r, struct cc_json_doc *nd)
 {
 	const struct cc_json_doc *d = &r->rec.doc;
 	const struct cc_json_field *f;
-	struct cc_json_doc *v = &r->vdoc;
+	const struct cc_json_doc *v = r->vindex;
 	size_t fi = (size_t)-1, klen, nsub, at;
 	ptrdiff_t delta;
 
@@ -703,9 +750,16 @@ build_doc(struct run *r, struct cc_json_doc *nd)
 		r->rec.doc = t;
 		return 0;
 	}
-	/* the stage's writer made it: check it where it lies, not copied */
-	if (cc_json_index(v, r->value.data, r->value.len) < 0)
-		return -1;
+	/*
+	 * the stage's writer made it: check it where it lies, not copied,
+	 * unless the stage kept the index of these very bytes (cc-rag's
+	 * cached answers)
+	 */
+	if (!v) {
+		if (cc_json_index(&r->vdoc, r->value.data, r->value.len) < 0)
+			return -1;
+		v = &r->vdoc;
+	}
 	if ((f = cc_json_field(d, r->edit_key)))
 		fi = (size_t)(f - d->fields);
 	klen = strlen(r->edit_key);
@@ -785,6 +839,7 @@ cc_record_stream_pass(struct cc_record_stream *s, const char *line, size_t len,
 	struct run *r = &s->r;
 	size_t before = r->out.len;
 
+	r->chained = next && !r->stage->render;
 	if (r->have_doc) {	/* handed over checked: no scan */
 		r->have_doc = 0;
 		r->rec.line++;
@@ -833,6 +888,7 @@ cc_record_stream_free(struct cc_record_stream *s)
 		s->r.stage->flush(s->r.stage->ctx);
 	status = s->r.status;
 	jv_free(s->r.rec.held);
+	memo_release(&s->r.rec);
 	cc_json_doc_release(&s->r.rec.doc);
 	cc_json_doc_release(&s->r.vdoc);
 	cc_buf_release(&s->r.out);
@@ -878,6 +934,7 @@ cc_record_line_session(struct cc_json_doc *doc, const char *line, size_t len)
 	*doc = rec.doc;	/* the accessors only read it */
 	jv_free(rec.whole);
 	jv_free(rec.held);
+	memo_release(&rec);
 	return id;
 }
 

@@ -35,6 +35,17 @@ struct cc_record {
 	const char *walk_in, *walk_v;
 	size_t walk_in_len, walk_len;
 	char walk_key[32];
+	/*
+	 * The last long members read whole (cc_record_get), by their text:
+	 * a value is a function of its text alone, and cc-respond reads the
+	 * same week of events, a few kB, record after record.
+	 */
+	struct cc_record_memo {
+		char *text;
+		size_t len;
+		jv v;
+	} memo[4];
+	unsigned memo_next;
 	const char *fail_code;	/* set by cc_record_fail() */
 	char fail_message[256];
 };

@@ -460,7 +460,7 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	cc_jw_object(out);
 	cc_jw_key(out, "language_detection");
 	if (ld_raw) {
-		cc_jw_raw(out, ld_raw, ld_len);
+		cc_jw_raw_checked(out, ld_raw, ld_len);	/* as the record holds it */
 	} else {	/* the spec's LanguageDetectionResult; evidence is cc-detect-lang's */
 		cc_jw_object(out);
 		cc_jw_key(out, "detected_language");
