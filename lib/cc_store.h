@@ -71,7 +71,9 @@ extern const struct cc_store_ops cc_store_sqlite, cc_store_pg;
 
 /* Shared by the backends. */
 #define CC_STORE_BATCH_TURNS 1024	/* commit after this many writes ... */
+#ifndef CC_STORE_BATCH_NS	/* a profiling build under valgrind sets it */
 #define CC_STORE_BATCH_NS 20000000L	/* ... or this long after the first */
+#endif
 #define CC_STORE_RETENTION_S (7 * 86400)	/* older turns are purged */
 /* A state's name: lower-case letters, digits, - and _, under 32 bytes. */
 int cc_store_name_ok(const char *name);
