@@ -245,19 +245,13 @@ add_asked(struct rag *g, const struct route *r, const struct cc_kb_query *kq)
 static int
 only_types(const char *list, const char *a, const char *b)
 {
-	while (list && *list) {
-		size_t n;
+	const char *item;
+	size_t n;
 
-		list += strspn(list, ", ");
-		n = strcspn(list, ",");
-		while (n && list[n - 1] == ' ')
-			n--;
-		if (n && !(strlen(a) == n && !strncmp(list, a, n)) &&
-		    !(strlen(b) == n && !strncmp(list, b, n)))
+	while ((item = cc_csv_next(&list, &n)))
+		if (n && !(strlen(a) == n && !strncmp(item, a, n)) &&
+		    !(strlen(b) == n && !strncmp(item, b, n)))
 			return 0;
-		list += n;
-		list += strcspn(list, ",");
-	}
 	return 1;
 }
 

@@ -287,21 +287,32 @@ cc_backoff_note(struct cc_backoff *b, const char *code, const char *why)
 	snprintf(b->why, sizeof b->why, "%s", why);
 }
 
+const char *
+cc_csv_next(const char **list, size_t *n)
+{
+	const char *item;
+
+	if (!*list)
+		return NULL;
+	*list += strspn(*list, ", ");
+	if (!**list)
+		return NULL;
+	item = *list;
+	*n = strcspn(item, ",");
+	*list += *n;
+	while (*n && item[*n - 1] == ' ')
+		(*n)--;
+	return item;
+}
+
 int
 cc_csv_has(const char *list, const char *w)
 {
-	size_t k = strlen(w);
+	size_t k = strlen(w), n;
+	const char *item;
 
-	while (list && *list) {
-		size_t n;
-
-		list += strspn(list, ", ");
-		n = strcspn(list, ",");
-		while (n && list[n - 1] == ' ')
-			n--;
-		if (n == k && strncmp(list, w, k) == 0)
+	while ((item = cc_csv_next(&list, &n)))
+		if (n == k && strncmp(item, w, k) == 0)
 			return 1;
-		list += strcspn(list, ",");
-	}
 	return 0;
 }

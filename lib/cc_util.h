@@ -62,6 +62,9 @@ int cc_mkdirs(const char *path);
 char *cc_word(char **s);
 /* s without leading blanks and trailing blanks and line ends (in place). */
 char *cc_trim(char *s);
+/* The next item of a comma-separated list, its length in *n without the
+ * spaces around it, and *list moved past it; NULL at the end. */
+const char *cc_csv_next(const char **list, size_t *n);
 /* 1 if the comma-separated list (blanks around items allowed) has word w. */
 int cc_csv_has(const char *list, const char *w);
 

@@ -37,6 +37,26 @@ test_utf8(void)
 	is_int(i, 1, "and advances one byte");
 }
 
+/* The comma-separated lists of the knowledge base's request_types. */
+static void
+test_csv(void)
+{
+	const char *list = " meeting-room ,price,, hours ", *item;
+	size_t n;
+
+	ok(cc_csv_has(list, "meeting-room") && cc_csv_has(list, "price") &&
+	    cc_csv_has(list, "hours"), "every item of a list is found, blanks around it or not");
+	ok(!cc_csv_has(list, "meeting") && !cc_csv_has(list, "hour") &&
+	    !cc_csv_has(NULL, "price"), "a prefix, a part or a missing list is not");
+	item = cc_csv_next(&list, &n);
+	ok(item && n == 12 && !strncmp(item, "meeting-room", n), "the first item, its blanks left out");
+	item = cc_csv_next(&list, &n);
+	ok(item && n == 5 && !strncmp(item, "price", n), "the second");
+	item = cc_csv_next(&list, &n);
+	ok(item && n == 5 && !strncmp(item, "hours", n), "an empty item skipped, the last");
+	ok(!cc_csv_next(&list, &n), "then the end");
+}
+
 static void
 test_nfkc(void)
 {
@@ -1105,6 +1125,7 @@ int
 main(void)
 {
 	test_utf8();
+	test_csv();
 	test_nfkc();
 	test_scan();
 	test_index();
