@@ -54,6 +54,8 @@
 struct store {
 	sqlite3 *db;
 	int in_txn, pending;	/* an open write transaction and its writes */
+	int batch_writes;	/* it commits after this many writes ... */
+	long batch_ns;		/* ... or this long after the first */
 	int checked;		/* data_version was looked at in this batch */
 	struct timespec since;
 	sqlite3_stmt *begin, *commit;	/* prepared at first use: BEGIN, COMMIT */
@@ -307,6 +309,8 @@ store_open(struct store *st, const struct cc_config *cfg, const char *dir,
 	int rc = -1, setup;
 
 	st->log_pages = 0;
+	st->batch_writes = BATCH_TURNS;
+	st->batch_ns = BATCH_NS;
 	snprintf(path, n, "%s/%s", dir, name);
 	if (sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 	    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
@@ -743,16 +747,8 @@ batch_begin(struct lite *s, struct store *st)
 static int
 batch_end(struct lite *s, struct store *st)
 {
-	if (++st->pending >= BATCH_TURNS || cc_store_elapsed_ns(&st->since) >= BATCH_NS)
-		return store_flush(s, st);
-	return 0;
-}
-
-static int
-state_batch_end(struct lite *s, struct store *st)
-{
-	if (++st->pending >= STATE_BATCH_WRITES ||
-	    cc_store_elapsed_ns(&st->since) >= STATE_BATCH_NS)
+	if (++st->pending >= st->batch_writes ||
+	    cc_store_elapsed_ns(&st->since) >= st->batch_ns)
 		return store_flush(s, st);
 	return 0;
 }
@@ -896,7 +892,7 @@ lite_turns_hold(void *b)
 
 	if (!stmt(s, &s->turns, &s->version, SQL_VERSION))
 		return -1;
-	if (s->turns.in_txn && cc_store_elapsed_ns(&s->turns.since) >= BATCH_NS &&
+	if (s->turns.in_txn && cc_store_elapsed_ns(&s->turns.since) >= s->turns.batch_ns &&
 	    store_flush(s, &s->turns) < 0)
 		return -1;
 	if (batch_begin(s, &s->turns) < 0)
@@ -950,6 +946,8 @@ state_of(struct lite *s, const char *name)
 		store_close(&x->st);
 		return NULL;
 	}
+	x->st.batch_writes = STATE_BATCH_WRITES;
+	x->st.batch_ns = STATE_BATCH_NS;
 	s->nstates++;
 	return x;
 }
@@ -1014,7 +1012,7 @@ lite_state_put(void *b, const char *session, const char *name, const char *json,
 	sqlite3_reset(x->put);
 	sqlite3_clear_bindings(x->put);
 done:
-	if (state_batch_end(s, &x->st) < 0)
+	if (batch_end(s, &x->st) < 0)
 		rc = SQLITE_ERROR;
 	return rc == SQLITE_DONE ? 0 : -1;
 }
@@ -1030,7 +1028,7 @@ lite_state_hold(void *b, const char *name)
 	if (!x)
 		return -1;
 	/* a batch that turns keep open without writing is still a short one */
-	if (x->st.in_txn && cc_store_elapsed_ns(&x->st.since) >= STATE_BATCH_NS &&
+	if (x->st.in_txn && cc_store_elapsed_ns(&x->st.since) >= x->st.batch_ns &&
 	    store_flush(s, &x->st) < 0)
 		return -1;
 	if (x->st.checked)
