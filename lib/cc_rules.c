@@ -1756,44 +1756,12 @@ add32(struct cc_buf *b, uint32_t v)
 	cc_buf_add(b, (const char *)p, 4);
 }
 
-/* Read a whole small file; NULL if it cannot be read or is too large. */
-static unsigned char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	unsigned char *data = NULL;
-	size_t n = 0, cap = 0, k;
-
-	if (!f)
-		return NULL;
-	do {
-		if (n == cap) {
-			if (cap >= CACHE_MAX) {
-				free(data);
-				fclose(f);
-				return NULL;
-			}
-			cap = cap ? 2 * cap : 65536;
-			data = cc_xrealloc(data, cap);
-		}
-		k = fread(data + n, 1, cap - n, f);
-		n += k;
-	} while (k > 0);
-	if (ferror(f)) {
-		free(data);
-		data = NULL;
-	}
-	fclose(f);
-	*len = n;
-	return data;
-}
-
 static int
 rules_key(const char *path, uint64_t *key)
 {
 	char v[64];
 	size_t n;
-	unsigned char *text = slurp(path, &n);
+	unsigned char *text = (unsigned char *)cc_read_file(path, CACHE_MAX, &n);
 	uint64_t h = 0xcbf29ce484222325ULL, f = CACHE_FORMAT;
 
 	if (!text)
@@ -2020,7 +1988,7 @@ cc_rules_load_cached(const char *path, const char *cache_dir, char *err, size_t 
 	if (!cache_dir || !*cache_dir || rules_key(path, &key) < 0)
 		return load(path, err, errlen, NULL, NULL, 0);
 	file = cc_rules_cache_path(cache_dir, path);
-	if ((data = slurp(file, &len))) {
+	if ((data = (unsigned char *)cc_read_file(file, CACHE_MAX, &len))) {
 		if (cache_decode(data, len, key, &c) == 0)
 			r = load(path, err, errlen, NULL, &c, 0);
 		free(data);

@@ -87,49 +87,18 @@ unescape(char *s)
 	*o = '\0';
 }
 
-/* The whole file, NUL-terminated, in *len bytes; NULL with errno set. */
-static char *
-slurp(FILE *f, size_t *len)
-{
-	char *data = NULL;
-	size_t n = 0, cap = 0, k;
-
-	do {
-		if (cap - n < 2) {
-			cap = cap ? 2 * cap : 32768;
-			data = cc_xrealloc(data, cap);
-		}
-		k = fread(data + n, 1, cap - n - 1, f);
-		n += k;
-	} while (k > 0);
-	if (ferror(f)) {
-		int e = errno;
-
-		free(data);
-		errno = e;
-		return NULL;
-	}
-	data[n] = '\0';
-	*len = n;
-	return data;
-}
-
 struct cc_texts *
 cc_texts_read(const char *path, struct cc_problems *p)
 {
 	struct cc_texts *t;
-	FILE *f = fopen(path, "r");
 	char *data, *line, *end, *s, *key, *lang, *emotion;
 	size_t size, len;
 	unsigned lineno = 0;
 
-	if (!f || !(data = slurp(f, &size))) {
+	if (!(data = cc_read_file(path, 0, &size))) {
 		cc_problem(p, "cannot open '%s': %s", path, strerror(errno));
-		if (f)
-			fclose(f);
 		return NULL;
 	}
-	fclose(f);
 	if (!(t = calloc(1, sizeof *t)))
 		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	t->data = data;

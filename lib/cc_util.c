@@ -207,6 +207,43 @@ cc_problem(struct cc_problems *p, const char *fmt, ...)
 		cc_warn("%s", msg);
 }
 
+char *
+cc_read_file(const char *path, size_t max, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *data = NULL;
+	size_t n = 0, cap = 0, k;
+	int e;
+
+	if (!f)
+		return NULL;
+	do {
+		if (cap - n < 2) {
+			if (max && cap > max) {
+				e = EFBIG;
+				goto fail;
+			}
+			cap = cap ? 2 * cap : 65536;
+			data = cc_xrealloc(data, cap);
+		}
+		k = fread(data + n, 1, cap - n - 1, f);
+		n += k;
+	} while (k > 0);
+	if (ferror(f) || (max && n > max)) {
+		e = ferror(f) ? errno : EFBIG;
+		goto fail;
+	}
+	fclose(f);
+	data[n] = '\0';
+	*len = n;
+	return data;
+fail:
+	free(data);
+	fclose(f);
+	errno = e;
+	return NULL;
+}
+
 int
 cc_mkdirs(const char *path)
 {

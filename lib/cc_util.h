@@ -58,6 +58,12 @@ void cc_problem(struct cc_problems *p, const char *fmt, ...)
 
 /* mkdir -p; the directories it creates are private (0700).  0 or -1. */
 int cc_mkdirs(const char *path);
+/*
+ * The whole file at path, malloc'd and NUL-terminated (the NUL not counted
+ * in *len); NULL with errno set when it cannot be read or holds more than
+ * max bytes (EFBIG; max 0: no limit).
+ */
+char *cc_read_file(const char *path, size_t max, size_t *len);
 /* Split off the first blank-delimited word of *s (in place). */
 char *cc_word(char **s);
 /* s without leading blanks and trailing blanks and line ends (in place). */

@@ -19,6 +19,7 @@
 #include "cc_texts.h"
 #include "tap.h"
 
+#include <errno.h>
 #include <unistd.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -55,6 +56,26 @@ test_csv(void)
 	item = cc_csv_next(&list, &n);
 	ok(item && n == 5 && !strncmp(item, "hours", n), "an empty item skipped, the last");
 	ok(!cc_csv_next(&list, &n), "then the end");
+}
+
+/* A whole file, its NUL past the end; a size limit and a missing file. */
+static void
+test_read_file(void)
+{
+	char path[] = "/tmp/cc-test-read.XXXXXX", *data;
+	int fd = mkstemp(path);
+	size_t len = 0;
+
+	ok(fd >= 0 && write(fd, "ab\0cd", 5) == 5, "a file of five bytes, one of them NUL");
+	close(fd);
+	data = cc_read_file(path, 0, &len);
+	ok(data && len == 5 && memcmp(data, "ab\0cd", 6) == 0, "read whole, NUL-terminated");
+	free(data);
+	errno = 0;
+	ok(!cc_read_file(path, 4, &len) && errno == EFBIG, "more than the limit: EFBIG");
+	unlink(path);
+	errno = 0;
+	ok(!cc_read_file(path, 0, &len) && errno == ENOENT, "a missing file: its errno");
 }
 
 static void
@@ -1126,6 +1147,7 @@ main(void)
 {
 	test_utf8();
 	test_csv();
+	test_read_file();
 	test_nfkc();
 	test_scan();
 	test_index();
