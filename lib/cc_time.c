@@ -2057,7 +2057,8 @@ compose(struct reading *rd)
  * between two mentions that take the first back leave the second alone;
  * a bare weekday keeps the week of the one it corrects (来週の火曜、いや
  * 金曜 is next week's Friday, "next Tuesday, no, Wednesday" next week's).
- * English words count whole; Japanese ones anywhere in the gap.
+ * English words count whole; Japanese ones anywhere in the gap, written
+ * as cc_text_fold() leaves them (small っ as つ), as negations_after are.
  */
 static const char *const correction_en[] = {"no", "nope", "nah", "wait",
 	"sorry", "oops", "whoops", "actually", "i mean", "i meant", "meant",
@@ -2066,17 +2067,9 @@ static const char *const correction_en[] = {"no", "nope", "nah", "wait",
 	"misspoke", "i misspoke", "wrong", "not that", NULL};
 static const char *const correction_ja[] = {"いや", "いえ", "違", "ちが",
 	"間違", "まちが", "訂正", "失礼", "すみません", "すいません", "ごめん",
-	"申し訳", "やっぱ", "もとい", "というか", "っていうか", "って言うか",
+	"申し訳", "やつぱ", "もとい", "というか", "つていうか", "つて言うか",
 	"正しくは", "言いましたが", "申しましたが", "申し上げましたが",
-	"って言ったけど", "と言ったけど", "っていったけど", NULL};
-static char *correction_ja_folded[sizeof correction_ja / sizeof *correction_ja];
-
-static void __attribute__((destructor))
-correction_release(void)
-{
-	for (size_t i = 0; correction_ja_folded[i]; i++)
-		free(correction_ja_folded[i]);
-}
+	"つて言つたけど", "と言つたけど", "つていつたけど", NULL};
 
 /* The English word or words w, whole, in [from, to). */
 static int
@@ -2100,12 +2093,8 @@ correction_gap(const struct text *x, size_t from, size_t to)
 	for (int i = 0; correction_en[i]; i++)
 		if (word_between(x, from, to, correction_en[i]))
 			return 1;
-	if (!correction_ja_folded[0])
-		for (size_t i = 0; correction_ja[i]; i++)
-			correction_ja_folded[i] = cc_text_fold(correction_ja[i],
-			    strlen(correction_ja[i]), NULL, 0);
-	for (int i = 0; correction_ja_folded[i]; i++) {
-		const char *w = correction_ja_folded[i];
+	for (int i = 0; correction_ja[i]; i++) {
+		const char *w = correction_ja[i];
 		size_t k = strlen(w);
 
 		for (size_t j = from; j + k <= to; j++)

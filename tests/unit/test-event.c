@@ -283,6 +283,11 @@ test_corrections(void)
 	    "2025-01-17T00:00:00+09:00", "2025-01-18T00:00:00+09:00");
 	range_is(WED, "today, sorry, I mean this week", "thisWeek", "thisWeek",
 	    "2025-01-13T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	/* words with a small っ, as the folded text spells them */
+	range_is(WED, "明日って言ったけど明後日のイベント", "thisWeek", "dayAfterTomorrow",
+	    "2025-01-17T00:00:00+09:00", "2025-01-18T00:00:00+09:00");
+	range_is(WED, "明日、っていうか明後日", "thisWeek", "dayAfterTomorrow",
+	    "2025-01-17T00:00:00+09:00", "2025-01-18T00:00:00+09:00");
 	/* not corrections: a union, a negation, a span */
 	range_is(WED, "Monday or Tuesday?", "nextWeek", "range",
 	    "2025-01-20T00:00:00+09:00", "2025-01-22T00:00:00+09:00");
