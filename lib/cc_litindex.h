@@ -32,6 +32,15 @@ const char *cc_litindex_get(const struct cc_litindex *x, size_t i, size_t *n,
 void cc_litindex_add_literal(struct cc_litindex *x, const char *s, size_t n,
 	int target);
 /*
+ * The index as built, appended to b (for a cache: bytes in this
+ * machine's order), and an index from such bytes, or NULL when they are
+ * not one (every offset, length and chain checked; the targets are the
+ * caller's to check, with cc_litindex_get).
+ */
+struct cc_buf;
+void cc_litindex_save(const struct cc_litindex *x, struct cc_buf *b);
+struct cc_litindex *cc_litindex_load(const unsigned char *p, size_t len);
+/*
  * Where the literals of each target occur in a text: up to CC_LIT_POS
  * starting offsets, in increasing order; n > CC_LIT_POS means more.
  */

@@ -125,6 +125,8 @@ struct cache {
 	size_t nflags;
 	const unsigned char *lits;	/* the literals, checked */
 	size_t nlits;
+	const unsigned char *snap;	/* the parsed rules (snapshot_read) */
+	size_t nsnap;
 };
 
 struct cc_rules {
@@ -175,13 +177,10 @@ struct cc_rules {
 	char err[512];		/* the first problem */
 	struct cc_problems *problems;	/* cc_rules_check(): every problem */
 	/*
-	 * Loading with the cache: the patterns it holds, handed out in the
-	 * order compile_with() asks for them (the order of the file), or the
-	 * patterns compiled, kept in that order for the cache to write.
+	 * Loading from the cache: the prefilter's flags and index it holds;
+	 * or loading to write one: the patterns compiled, in that order.
 	 */
-	pcre2_code **cached;
-	size_t ncached, next_cached;
-	const struct cache *cache;	/* and the prefilter's flags and literals */
+	const struct cache *cache;
 	pcre2_code **made;
 	size_t nmade;
 	int record;
@@ -192,9 +191,25 @@ struct cc_rules {
 	 */
 	unsigned short cue_tab[2 * MAX_CUES], slot_tab[2 * MAX_SLOTS];
 	size_t cues_filed, slots_filed;
+	/*
+	 * Loaded from the cache: its bytes, which the names, patterns'
+	 * sources and values point into (never freed one by one).
+	 */
+	char *blob;
+	size_t blob_len;
 };
 
 enum { SCOPE_THIS, SCOPE_LAST, SCOPE_PREV };
+
+/* Free a string unless it lies in the cache's bytes. */
+static void
+sfree(const struct cc_rules *r, void *p)
+{
+	uintptr_t a = (uintptr_t)p, b = (uintptr_t)r->blob;
+
+	if (!r->blob || a < b || a >= b + r->blob_len)
+		free(p);
+}
 
 static int __attribute__((format(printf, 3, 4)))
 load_error(struct cc_rules *r, int line, const char *fmt, ...)
@@ -324,15 +339,6 @@ compile_with(struct cc_rules *r, int line, const char *what, const char *src,
 	PCRE2_SIZE erroff;
 	pcre2_code *re;
 
-	if (r->cached) {
-		if (r->next_cached < r->ncached) {
-			re = r->cached[r->next_cached];
-			r->cached[r->next_cached++] = NULL;
-			return re;
-		}
-		load_error(r, line, "%s: the rules cache is out of step", what);
-		return NULL;
-	}
 	folded = cc_text_fold(src, strlen(src), &flen, CC_FOLD_KEEP_CASE);
 	/*
 	 * No PCRE2_UCP, on purpose: with it \b and \w count kana and kanji as
@@ -372,8 +378,6 @@ add_literals(struct cc_rules *r, const char *src, int target)
 	char *folded;
 	int rc;
 
-	if (r->cached)	/* the cache has the index and the flags (cache_apply) */
-		return 0;
 	folded = cc_text_fold(src, strlen(src), &n, CC_FOLD_KEEP_CASE);
 	rc = cc_litindex_add_pattern(r->lits, folded, target);
 
@@ -662,7 +666,7 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 		 * check each line alone, so an error names the right line (the
 		 * cache holds only rules that passed)
 		 */
-		if (!r->cached) {
+		{
 			int record = r->record;
 			pcre2_code *re;
 
@@ -874,16 +878,10 @@ finish(struct cc_rules *r)
 	return rc;
 }
 
-static int cache_apply(struct cc_rules *r);
-
-/*
- * cache: what the cache holds (its patterns all taken over, used or
- * freed), or NULL; record: keep the compiled patterns in r->made for the
- * cache.
- */
+/* record: keep the compiled patterns in r->made for the cache. */
 static struct cc_rules *
 load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
-    struct cache *cache, int record)
+    int record)
 {
 	struct cc_rules *r = calloc(1, sizeof *r);
 	FILE *f = fopen(path, "r");
@@ -896,12 +894,6 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
 		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	r->path = cc_xstrdup(path);
 	r->problems = problems;
-	if (cache) {
-		r->cache = cache;
-		r->cached = cache->codes;
-		r->ncached = cache->ncodes;
-		cache->codes = NULL;
-	}
 	r->record = record;
 	r->lits = cc_litindex_new();
 	r->no_prefilter = getenv("CC_RULES_NO_PREFILTER") != NULL;
@@ -922,15 +914,6 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
 		rc = -1;
 	if (find_slot(r, "agent") < 0)
 		rc = load_error(r, lineno, "no 'agent' slot");
-	if (rc == 0 && r->cached && (r->next_cached != r->ncached || cache_apply(r) < 0))
-		rc = load_error(r, lineno, "the rules cache is out of step");
-	if (r->cached) {
-		for (size_t i = r->next_cached; i < r->ncached; i++)
-			pcre2_code_free(r->cached[i]);
-		free(r->cached);
-		r->cached = NULL;
-	}
-	r->cache = NULL;
 	r->record = 0;
 	if (rc < 0) {
 		snprintf(err, errlen, "%s", r->err);
@@ -945,7 +928,7 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
 struct cc_rules *
 cc_rules_load(const char *path, char *err, size_t errlen)
 {
-	return load(path, err, errlen, NULL, NULL, 0);
+	return load(path, err, errlen, NULL, 0);
 }
 
 struct cc_rules *
@@ -953,7 +936,7 @@ cc_rules_check(const char *path, struct cc_problems *p)
 {
 	char err[512];
 
-	return load(path, err, sizeof err, p, NULL, 0);
+	return load(path, err, sizeof err, p, 0);
 }
 
 void
@@ -963,53 +946,53 @@ cc_rules_free(struct cc_rules *r)
 		return;
 	for (size_t i = 0; i < r->ncues; i++) {
 		for (size_t l = 0; l < r->cues[i].nlines; l++) {
-			free(r->cues[i].lines[l]);
+			sfree(r, r->cues[i].lines[l]);
 			if (r->cues[i].line_re)
 				pcre2_code_free(r->cues[i].line_re[l]);
 		}
 		free(r->cues[i].lines);
 		free(r->cues[i].line_re);
-		free(r->cues[i].name);
-		cc_buf_release(&r->cues[i].src);
+		sfree(r, r->cues[i].name);
+		sfree(r, r->cues[i].src.data);
 		pcre2_code_free(r->cues[i].re);
 		pcre2_code_free(r->cues[i].re_anchored);
 	}
 	for (size_t i = 0; i < r->nslots; i++) {
 		for (size_t k = 0; k < r->slots[i].nrules; k++) {
-			free(r->slots[i].rules[k].id);
-			free(r->slots[i].rules[k].copy);
+			sfree(r, r->slots[i].rules[k].id);
+			sfree(r, r->slots[i].rules[k].copy);
 			free(r->slots[i].rules[k].expr_src);
 		}
 		free(r->slots[i].rules);
-		free(r->slots[i].name);
+		sfree(r, r->slots[i].name);
 		for (size_t k = 0; k < r->slots[i].nitems; k++)
-			free(r->slots[i].items[k].name);
+			sfree(r, r->slots[i].items[k].name);
 		free(r->slots[i].items);
 	}
 	for (size_t i = 0; i < r->noutputs; i++) {
 		for (size_t k = 0; k < r->outputs[i].nslots; k++)
-			free(r->outputs[i].slot_names[k]);
+			sfree(r, r->outputs[i].slot_names[k]);
 		free(r->outputs[i].slot_names);
 		free(r->outputs[i].slots);
-		free(r->outputs[i].name);
+		sfree(r, r->outputs[i].name);
 	}
 	free(r->outputs);
 	for (size_t i = 0; i < r->nfixes; i++) {
 		pcre2_code_free(r->fixes[i].re);
-		free(r->fixes[i].replacement);
+		sfree(r, r->fixes[i].replacement);
 	}
 	for (size_t i = 0; i < r->ninterned; i++)
-		free(r->interned[i]);
+		sfree(r, r->interned[i]);
 	free(r->interned);
 	free(r->itab);
 	for (size_t i = 0; i < r->nvocab; i++)
-		free(r->vocab[i]);
+		sfree(r, r->vocab[i]);
 	for (size_t i = 0; i < r->nskip; i++)
-		free(r->skip_agents[i]);
+		sfree(r, r->skip_agents[i]);
 	for (size_t i = 0; i < r->nneutral; i++)
-		free(r->neutral_cues[i]);
+		sfree(r, r->neutral_cues[i]);
 	for (size_t i = 0; i < r->ninputs; i++)
-		free(r->inputs[i].path);
+		sfree(r, r->inputs[i].path);
 	free(r->inputs);
 	for (size_t i = 0; i < MAX_SLOTS; i++) {
 		free(r->input_copy[i]);
@@ -1027,6 +1010,7 @@ cc_rules_free(struct cc_rules *r)
 	free(r->path);
 	pcre2_match_data_free(r->md);
 	free(r->made);
+	free(r->blob);
 	free(r);
 }
 
@@ -1665,8 +1649,10 @@ cc_rules_write_outputs(const struct cc_rules *r, struct cc_jw *w)
  *       pcre2_serialize_encode), in the order the loader compiles them;
  *   u64 n, then n bytes: each cue's and then each fix's prefilter flag
  *       (1: no literals, always run);
- *   u64 n, then n literals of the prefilter's index, in the order they
- *       were filed: u32 target, u32 length, the folded bytes.
+ *   u64 n, then the prefilter's index as built (n bytes,
+ *       cc_litindex_save);
+ *   u64 n, then the parsed rules (n bytes, snapshot_write): a cold
+ *       start reads them instead of the rules text.
  *
  * The key is a hash of the rules text, this program's version, PCRE2's
  * and utf8proc's (the patterns and literals are folded text), and
@@ -1677,7 +1663,7 @@ cc_rules_write_outputs(const struct cc_rules *r, struct cc_jw *w)
  * damaged file is ignored.
  */
 #define CACHE_MAGIC "concierge rules cache\n\0\0"	/* 24 bytes */
-#define CACHE_FORMAT 4
+#define CACHE_FORMAT 5
 #define CACHE_HEAD (24 + 5 * 8)
 #define CACHE_MAX (64u << 20)
 
@@ -1797,7 +1783,7 @@ static int
 cache_decode(const unsigned char *data, size_t len, uint64_t key, struct cache *c)
 {
 	const unsigned char *p = data + CACHE_HEAD;
-	uint64_t n, plen, sum, s1, nflags, nlits;
+	uint64_t n, plen, sum, s1, nflags, nlits, n4;
 	size_t at = 0;
 	pcre2_code **v;
 	int32_t got;
@@ -1819,7 +1805,6 @@ cache_decode(const unsigned char *data, size_t len, uint64_t key, struct cache *
 		return -1;
 	{
 		const unsigned char *codes = p + at;
-		size_t fl;
 
 		at += s1;
 		if (section(p, plen, &at, 1, &nflags) < 0)
@@ -1827,15 +1812,16 @@ cache_decode(const unsigned char *data, size_t len, uint64_t key, struct cache *
 		c->flags = p + at;
 		c->nflags = nflags;
 		at += nflags;
-		if (section(p, plen, &at, 8, &nlits) < 0)
+		if (section(p, plen, &at, 1, &nlits) < 0)
 			return -1;
 		c->lits = p + at;
 		c->nlits = nlits;
-		for (uint64_t i = 0; i < nlits; i++) {
-			if (plen - at < 8 || (fl = get32(p + at + 4)) == 0 || fl > plen - at - 8)
-				return -1;
-			at += 8 + fl;
-		}
+		at += nlits;
+		if (section(p, plen, &at, 1, &n4) < 0)
+			return -1;
+		c->snap = p + at;
+		c->nsnap = n4;
+		at += n4;
 		if (at != plen || pcre2_serialize_get_number_of_codes(codes) != (int32_t)n)
 			return -1;
 		v = calloc(n, sizeof *v);
@@ -1870,7 +1856,6 @@ static int
 cache_apply(struct cc_rules *r)
 {
 	const struct cache *c = r->cache;
-	const unsigned char *p = c->lits;
 
 	if (c->nflags != r->ncues + r->nfixes)
 		return -1;
@@ -1878,16 +1863,490 @@ cache_apply(struct cc_rules *r)
 		r->cues[i].always = c->flags[i] != 0;
 	for (size_t i = 0; i < r->nfixes; i++)
 		r->fixes[i].always = c->flags[r->ncues + i] != 0;
-	for (size_t i = 0; i < c->nlits; i++) {
-		uint32_t target = get32(p), n = get32(p + 4);
+	cc_litindex_free(r->lits);
+	if (!(r->lits = cc_litindex_load(c->lits, c->nlits)))
+		return -1;
+	for (size_t i = 0; i < cc_litindex_size(r->lits); i++) {
+		size_t n;
+		int target;
 
+		cc_litindex_get(r->lits, i, &n, &target);
 		/* a target the scan's hits have no room for */
-		if (target >= MAX_CUES + r->nfixes || (target >= r->ncues && target < MAX_CUES))
+		if (target >= MAX_CUES + (int)r->nfixes ||
+		    (target >= (int)r->ncues && target < MAX_CUES))
 			return -1;
-		cc_litindex_add_literal(r->lits, (const char *)p + 8, n, (int)target);
-		p += 8 + n;
 	}
 	return 0;
+}
+
+/*
+ * The parsed rules, after the patterns: everything load() derives from
+ * the text besides them, so that a cold start neither reads the text
+ * nor parses its conditions (a fifth of a cold question's instructions,
+ * issue 16).  u32 words, little-endian: first the strings' table (its
+ * length, then the strings, each NUL-terminated), then the rules, each
+ * string as its offset in that table (NONE for NULL), each value as its
+ * index among the interned values plus one (0 for null), each pattern
+ * as its index among the serialised patterns (NONE for none).  The
+ * reader checks every count, index and offset before it uses it: a file
+ * that passed the checksum but holds nonsense is refused, never trusted.
+ */
+#define NONE 0xffffffffu
+
+struct snapw {
+	struct cc_buf words, strs;
+	pcre2_code **made;
+	size_t nmade;
+};
+
+static void
+w32(struct snapw *w, uint32_t v)
+{
+	add32(&w->words, v);
+}
+
+static void
+wstr(struct snapw *w, const char *s)
+{
+	if (!s) {
+		w32(w, NONE);
+		return;
+	}
+	w32(w, (uint32_t)w->strs.len);
+	cc_buf_add(&w->strs, s, strlen(s) + 1);
+}
+
+static void
+wcode(struct snapw *w, const pcre2_code *re)
+{
+	for (size_t i = 0; re && i < w->nmade; i++)
+		if (w->made[i] == re) {
+			w32(w, (uint32_t)i);
+			return;
+		}
+	w32(w, NONE);
+}
+
+static void
+wvalue(struct snapw *w, const struct cc_rules *r, const char *v)
+{
+	for (size_t i = 0; v && i < r->ninterned; i++)
+		if (r->interned[i] == v) {
+			w32(w, (uint32_t)i + 1);
+			return;
+		}
+	w32(w, 0);
+}
+
+static void
+wlist(struct snapw *w, char **list, size_t n)
+{
+	w32(w, (uint32_t)n);
+	for (size_t i = 0; i < n; i++)
+		wstr(w, list[i]);
+}
+
+/* The snapshot of r into b: the strings' table, then the words. */
+static void
+snapshot_write(struct cc_buf *b, const struct cc_rules *r)
+{
+	struct snapw w = { .made = r->made, .nmade = r->nmade };
+
+	w32(&w, (uint32_t)r->casual);
+	w32(&w, (uint32_t)r->ninterned);
+	for (size_t i = 0; i < r->ninterned; i++)
+		wstr(&w, r->interned[i]);
+	w32(&w, (uint32_t)r->ncues);
+	w32(&w, (uint32_t)r->nslots);
+	w32(&w, (uint32_t)r->nnodes);
+	for (size_t i = 0; i < r->nnodes; i++) {
+		const struct node *n = &r->nodes[i];
+		uint64_t num;
+
+		memcpy(&num, &n->num, sizeof num);
+		w32(&w, (uint32_t)n->op);
+		w32(&w, (uint32_t)n->a);
+		w32(&w, (uint32_t)n->b);
+		w32(&w, (uint32_t)n->scope);
+		w32(&w, (uint32_t)n->slot);
+		wvalue(&w, r, n->value);
+		w32(&w, (uint32_t)n->cmp);
+		w32(&w, (uint32_t)num);
+		w32(&w, (uint32_t)(num >> 32));
+	}
+	for (size_t i = 0; i < r->ncues; i++) {
+		const struct cue *c = &r->cues[i];
+
+		wstr(&w, c->name);
+		wstr(&w, c->src.data);
+		w32(&w, (uint32_t)c->line);
+		wcode(&w, c->re);
+		wlist(&w, c->lines, c->nlines);
+		w32(&w, c->line_re != NULL);
+		for (size_t l = 0; c->line_re && l < c->nlines; l++)
+			wcode(&w, c->line_re[l]);
+	}
+	for (size_t i = 0; i < r->nslots; i++) {
+		const struct slot *sl = &r->slots[i];
+
+		wstr(&w, sl->name);
+		w32(&w, (uint32_t)sl->kind);
+		w32(&w, (uint32_t)sl->input);
+		w32(&w, (uint32_t)sl->line);
+		w32(&w, (uint32_t)sl->nrules);
+		for (size_t k = 0; k < sl->nrules; k++) {
+			const struct rule *ru = &sl->rules[k];
+
+			wstr(&w, ru->id);
+			wvalue(&w, r, ru->value);
+			wstr(&w, ru->copy);
+			w32(&w, (uint32_t)ru->copy_scope);
+			w32(&w, (uint32_t)ru->copy_slot);
+			w32(&w, (uint32_t)ru->expr);
+			w32(&w, (uint32_t)ru->line);
+		}
+		w32(&w, (uint32_t)sl->nitems);
+		for (size_t k = 0; k < sl->nitems; k++) {
+			w32(&w, (uint32_t)sl->items[k].cue);
+			w32(&w, (uint32_t)sl->items[k].slot);
+			wstr(&w, sl->items[k].name);
+		}
+	}
+	w32(&w, (uint32_t)r->nfixes);
+	for (size_t i = 0; i < r->nfixes; i++) {
+		wcode(&w, r->fixes[i].re);
+		wstr(&w, r->fixes[i].replacement);
+	}
+	wlist(&w, r->vocab, r->nvocab);
+	wlist(&w, r->skip_agents, r->nskip);
+	wlist(&w, r->neutral_cues, r->nneutral);
+	w32(&w, (uint32_t)r->ninputs);
+	for (size_t i = 0; i < r->ninputs; i++) {
+		w32(&w, (uint32_t)r->inputs[i].slot);
+		wstr(&w, r->inputs[i].path);
+		w32(&w, (uint32_t)r->inputs[i].upper);
+	}
+	w32(&w, (uint32_t)r->noutputs);
+	for (size_t i = 0; i < r->noutputs; i++) {
+		const struct output *o = &r->outputs[i];
+
+		wstr(&w, o->name);
+		w32(&w, (uint32_t)o->kind);
+		w32(&w, (uint32_t)o->line);
+		wlist(&w, o->slot_names, o->nslots);
+		for (size_t k = 0; k < o->nslots; k++)
+			w32(&w, (uint32_t)o->slots[k]);
+	}
+	add32(b, (uint32_t)w.strs.len);
+	cc_buf_add(b, w.strs.data ? w.strs.data : "", w.strs.len);
+	cc_buf_add(b, w.words.data ? w.words.data : "", w.words.len);
+	cc_buf_release(&w.strs);
+	cc_buf_release(&w.words);
+}
+
+struct snapr {
+	const unsigned char *p;
+	size_t n, at;
+	const char *strs;
+	size_t nstrs;
+	pcre2_code **codes;	/* taken from the cache as they are used */
+	size_t ncodes;
+	int bad;
+};
+
+static uint32_t
+r32(struct snapr *s)
+{
+	uint32_t v;
+
+	if (s->bad || s->n - s->at < 4) {
+		s->bad = 1;
+		return 0;
+	}
+	v = get32(s->p + s->at);
+	s->at += 4;
+	return v;
+}
+
+/* A number below max (or -1 when minus_one), else the snapshot is bad. */
+static int
+rnum(struct snapr *s, uint32_t max, int minus_one)
+{
+	uint32_t v = r32(s);
+
+	if (minus_one && v == NONE)
+		return -1;
+	if (v >= max)
+		s->bad = 1;
+	return s->bad ? 0 : (int)v;
+}
+
+/* A count of items of at least unit words each that the rest can hold. */
+static size_t
+rcount(struct snapr *s, size_t unit, size_t max)
+{
+	uint32_t v = r32(s);
+
+	if (v > max || v > (s->n - s->at) / (4 * unit))
+		s->bad = 1;
+	return s->bad ? 0 : v;
+}
+
+static char *
+rstr(struct snapr *s, int null_ok)
+{
+	uint32_t v = r32(s);
+
+	if (v == NONE && null_ok && !s->bad)
+		return NULL;
+	if (v >= s->nstrs)	/* the table ends with a NUL: every string does */
+		s->bad = 1;
+	return s->bad ? NULL : (char *)s->strs + v;
+}
+
+/* A pattern, taken over (each once), or NULL when NONE and none_ok. */
+static pcre2_code *
+rcode(struct snapr *s, int none_ok)
+{
+	uint32_t v = r32(s);
+	pcre2_code *re;
+
+	if (v == NONE && none_ok && !s->bad)
+		return NULL;
+	if (s->bad || v >= s->ncodes || !s->codes[v]) {
+		s->bad = 1;
+		return NULL;
+	}
+	re = s->codes[v];
+	s->codes[v] = NULL;
+	return re;
+}
+
+static const char *
+rvalue(struct snapr *s, const struct cc_rules *r)
+{
+	int v = rnum(s, (uint32_t)r->ninterned + 1, 0);
+
+	return v ? r->interned[v - 1] : NULL;
+}
+
+static void *
+zalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	return p;
+}
+
+static char **
+rlist(struct snapr *s, size_t *n)
+{
+	char **list;
+
+	*n = rcount(s, 1, 1u << 20);
+	if (!*n)
+		return NULL;
+	list = zalloc(*n, sizeof *list);
+	for (size_t i = 0; i < *n; i++)
+		list[i] = rstr(s, 0);
+	return list;
+}
+
+/*
+ * The rules the snapshot in the cache c describes, its strings pointing
+ * into blob (blob_len bytes, taken over); NULL when it is not a sound
+ * snapshot.  c's patterns are taken over, used or freed.
+ */
+static struct cc_rules *
+snapshot_read(struct cache *c, const char *path, char *blob, size_t blob_len)
+{
+	struct cc_rules *r = calloc(1, sizeof *r);
+	struct snapr s = { .p = c->snap, .n = c->nsnap, .codes = c->codes,
+		.ncodes = c->ncodes };
+	size_t n;
+
+	if (!r)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	r->path = cc_xstrdup(path);
+	r->blob = blob;
+	r->blob_len = blob_len;
+	n = r32(&s);
+	if (s.bad || n == 0 || n > s.n - s.at || s.p[s.at + n - 1] != '\0')
+		goto bad;
+	s.strs = (const char *)s.p + s.at;
+	s.nstrs = n;
+	s.at += n;
+	r->casual = rnum(&s, 2, 0);
+	r->ninterned = rcount(&s, 1, 1u << 20);
+	r->interned = cc_xmalloc((r->ninterned + 1) * sizeof *r->interned);
+	for (size_t i = 0; i < r->ninterned; i++)
+		r->interned[i] = rstr(&s, 0);
+	if (s.bad)
+		goto bad;
+	r->nitab = 64;
+	while (r->nitab < 2 * r->ninterned)
+		r->nitab *= 2;
+	r->itab = calloc(r->nitab, sizeof *r->itab);
+	if (!r->itab)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	for (size_t i = 0; i < r->ninterned; i++) {
+		char **slot = intern_slot(r->itab, r->nitab, r->interned[i]);
+
+		if (*slot)	/* twice: not what intern() wrote */
+			goto bad;
+		*slot = r->interned[i];
+	}
+	/* the counts first, so that every index can be checked as it is read */
+	r->ncues = rcount(&s, 1, MAX_CUES);
+	r->nslots = rcount(&s, 1, MAX_SLOTS);
+	r->nnodes = r->capnodes = rcount(&s, 9, 1u << 24);
+	if (s.bad || !r->ncues)
+		goto bad;
+	r->nodes = r->nnodes ? zalloc(r->nnodes, sizeof *r->nodes) : NULL;
+	for (size_t i = 0; i < r->nnodes && !s.bad; i++) {
+		struct node *nd = &r->nodes[i];
+		uint64_t num;
+
+		nd->op = (enum op)rnum(&s, OP_OR + 1, 0);
+		/* children come before their parents: no cycle to walk */
+		switch (nd->op) {
+		case OP_CUE:
+			nd->a = rnum(&s, (uint32_t)r->ncues, 0);
+			r32(&s);
+			break;
+		case OP_NOT:
+			nd->a = rnum(&s, (uint32_t)i, 0);
+			r32(&s);
+			break;
+		case OP_AND:
+		case OP_OR:
+			nd->a = rnum(&s, (uint32_t)i, 0);
+			nd->b = rnum(&s, (uint32_t)i, 0);
+			break;
+		default:
+			r32(&s);
+			r32(&s);
+			break;
+		}
+		nd->scope = rnum(&s, 3, 0);
+		nd->slot = rnum(&s, (uint32_t)r->nslots, 0);
+		nd->value = rvalue(&s, r);
+		nd->cmp = (enum cmp)rnum(&s, CMP_GE + 1, 0);
+		num = r32(&s);
+		num |= (uint64_t)r32(&s) << 32;
+		memcpy(&nd->num, &num, sizeof num);
+	}
+	for (size_t i = 0; i < r->ncues && !s.bad; i++) {
+		struct cue *cu = &r->cues[i];
+
+		cu->name = rstr(&s, 0);
+		cu->src.data = rstr(&s, 1);
+		cu->src.len = cu->src.data ? strlen(cu->src.data) : 0;
+		cu->line = rnum(&s, INT32_MAX, 0);
+		/* every cue has its pattern but the engine's own, the last */
+		cu->re = rcode(&s, i + 1 == r->ncues);
+		cu->lines = rlist(&s, &cu->nlines);
+		if (rnum(&s, 2, 0)) {
+			cu->line_re = zalloc(cu->nlines + 1, sizeof *cu->line_re);
+			for (size_t l = 0; l < cu->nlines; l++)
+				cu->line_re[l] = rcode(&s, 0);
+		}
+	}
+	if (s.bad || r->cues[r->ncues - 1].re ||
+	    strcmp(r->cues[r->ncues - 1].name, "context") != 0)
+		goto bad;
+	for (size_t i = 0; i < r->nslots && !s.bad; i++) {
+		struct slot *sl = &r->slots[i];
+		size_t nrules, nitems;
+
+		sl->name = rstr(&s, 0);
+		sl->kind = (enum slot_kind)rnum(&s, SLOT_COUNT + 1, 0);
+		sl->input = rnum(&s, 2, 0);
+		sl->line = rnum(&s, INT32_MAX, 0);
+		nrules = rcount(&s, 7, 1u << 20);
+		sl->rules = nrules ? zalloc(nrules, sizeof *sl->rules) : NULL;
+		for (; sl->nrules < nrules && !s.bad; sl->nrules++) {
+			struct rule *ru = &sl->rules[sl->nrules];
+
+			ru->id = rstr(&s, 0);
+			ru->value = rvalue(&s, r);
+			ru->copy = rstr(&s, 1);
+			ru->copy_scope = rnum(&s, 3, 0);
+			ru->copy_slot = rnum(&s, (uint32_t)r->nslots, 1);
+			ru->expr = rnum(&s, (uint32_t)r->nnodes, 1);
+			ru->line = rnum(&s, INT32_MAX, 0);
+		}
+		nitems = rcount(&s, 3, 1u << 20);
+		sl->items = nitems ? zalloc(nitems, sizeof *sl->items) : NULL;
+		for (; sl->nitems < nitems && !s.bad; sl->nitems++) {
+			struct count_item *it = &sl->items[sl->nitems];
+
+			it->cue = rnum(&s, (uint32_t)r->ncues, 1);
+			it->slot = rnum(&s, (uint32_t)i, 1);	/* decided before */
+			it->name = rstr(&s, 0);
+			if ((it->cue < 0) == (it->slot < 0))
+				s.bad = 1;
+		}
+	}
+	if (s.bad)
+		goto bad;
+	n = rcount(&s, 2, 1u << 16);
+	r->fixes = n ? zalloc(n, sizeof *r->fixes) : NULL;
+	for (; r->nfixes < n && !s.bad; r->nfixes++) {
+		r->fixes[r->nfixes].re = rcode(&s, 0);
+		r->fixes[r->nfixes].replacement = rstr(&s, 0);
+	}
+	r->vocab = rlist(&s, &r->nvocab);
+	r->vocab_len = zalloc(r->nvocab + 1, sizeof *r->vocab_len);
+	for (size_t i = 0; i < r->nvocab && !s.bad; i++)
+		r->vocab_len[i] = strlen(r->vocab[i]);
+	r->skip_agents = rlist(&s, &r->nskip);
+	r->neutral_cues = rlist(&s, &r->nneutral);
+	if (s.bad)
+		goto bad;
+	n = rcount(&s, 3, MAX_SLOTS);
+	r->inputs = n ? zalloc(n, sizeof *r->inputs) : NULL;
+	for (; r->ninputs < n && !s.bad; r->ninputs++) {
+		r->inputs[r->ninputs].slot = rnum(&s, (uint32_t)r->nslots, 0);
+		r->inputs[r->ninputs].path = rstr(&s, 0);
+		r->inputs[r->ninputs].upper = rnum(&s, 2, 0);
+	}
+	n = rcount(&s, 4, 1u << 16);
+	r->outputs = n ? zalloc(n, sizeof *r->outputs) : NULL;
+	for (; r->noutputs < n && !s.bad; r->noutputs++) {
+		struct output *o = &r->outputs[r->noutputs];
+
+		o->name = rstr(&s, 0);
+		o->kind = (enum output_kind)rnum(&s, OUT_FLAG + 1, 0);
+		o->line = rnum(&s, INT32_MAX, 0);
+		o->slot_names = rlist(&s, &o->nslots);
+		o->slots = zalloc(o->nslots + 1, sizeof *o->slots);
+		for (size_t k = 0; k < o->nslots; k++)
+			o->slots[k] = rnum(&s, (uint32_t)r->nslots, 0);
+	}
+	if (s.bad || s.at != s.n || find_slot(r, "agent") < 0)
+		goto bad;
+	r->lits = cc_litindex_new();
+	r->no_prefilter = getenv("CC_RULES_NO_PREFILTER") != NULL;
+	r->cache = c;
+	if (cache_apply(r) < 0)
+		goto bad;
+	r->cache = NULL;
+	for (size_t i = 0; i < s.ncodes; i++)	/* patterns nothing named */
+		if (s.codes[i])
+			goto bad;
+	free(c->codes);
+	c->codes = NULL;
+	r->md = pcre2_match_data_create(4, NULL);
+	r->hits = cc_xmalloc((MAX_CUES + r->nfixes) * sizeof *r->hits);
+	return r;
+bad:
+	r->cache = NULL;
+	cc_rules_free(r);
+	cache_release(c);
+	return NULL;
 }
 
 int
@@ -1896,11 +2355,69 @@ cc_rules_cache_check(const unsigned char *data, size_t len, uint64_t key)
 	struct cache c;
 	int n;
 
+	struct cc_rules *r;
+	char *blob;
+
 	if (cache_decode(data, len, key, &c) < 0)
 		return -1;
 	n = (int)c.ncodes;
-	cache_release(&c);
+	/* the parsed rules too, their strings in a copy of the bytes */
+	blob = cc_xmalloc(len + 1);
+	memcpy(blob, data, len);
+	c.snap = (const unsigned char *)blob + (c.snap - data);
+	c.lits = (const unsigned char *)blob + (c.lits - data);
+	c.flags = (const unsigned char *)blob + (c.flags - data);
+	if (!(r = snapshot_read(&c, "cache", blob, len)))
+		return -1;
+	cc_rules_free(r);
 	return n;
+}
+
+int
+cc_rules_cache_check_parsed(const unsigned char *data, size_t len)
+{
+	struct cache c;
+	struct cc_rules *r;
+	char *blob;
+	const unsigned char *p;
+	size_t at = 4;
+	uint64_t n;
+	uint32_t ncodes;
+	int errcode;
+	PCRE2_SIZE erroff;
+
+	memset(&c, 0, sizeof c);
+	if (len < 4 || (ncodes = get32(data)) > 4096)
+		return -1;
+	blob = cc_xmalloc(len + 1);
+	memcpy(blob, data, len);
+	p = (const unsigned char *)blob;
+	if (section(p, len, &at, 1, &n) < 0)
+		goto bad;
+	c.flags = p + at;
+	c.nflags = n;
+	at += n;
+	if (section(p, len, &at, 1, &n) < 0)
+		goto bad;
+	c.lits = p + at;
+	c.nlits = n;
+	at += n;
+	if (section(p, len, &at, 1, &n) < 0 || at + n != len)
+		goto bad;
+	c.snap = p + at;
+	c.nsnap = n;
+	/* stand-ins for the patterns, which the checksum guards */
+	c.codes = zalloc(ncodes + 1, sizeof *c.codes);
+	c.ncodes = ncodes;
+	for (uint32_t i = 0; i < ncodes; i++)
+		c.codes[i] = pcre2_compile((PCRE2_SPTR)"a", 1, 0, &errcode, &erroff, NULL);
+	if (!(r = snapshot_read(&c, "cache", blob, len)))
+		return -1;
+	cc_rules_free(r);
+	return (int)ncodes;
+bad:
+	free(blob);
+	return -1;
 }
 
 char *
@@ -1941,15 +2458,17 @@ cache_write(const char *cache_dir, const char *file, uint64_t key, struct cc_rul
 		cc_buf_add(&pay, r->cues[i].always ? "\1" : "\0", 1);
 	for (size_t i = 0; i < r->nfixes; i++)
 		cc_buf_add(&pay, r->fixes[i].always ? "\1" : "\0", 1);
-	add64(&pay, cc_litindex_size(r->lits));
-	for (size_t i = 0; i < cc_litindex_size(r->lits); i++) {
-		size_t len;
-		int target;
-		const char *s = cc_litindex_get(r->lits, i, &len, &target);
+	{
+		struct cc_buf b = {0};
 
-		add32(&pay, (uint32_t)target);
-		add32(&pay, (uint32_t)len);
-		cc_buf_add(&pay, s, len);
+		cc_litindex_save(r->lits, &b);
+		add64(&pay, b.len);
+		cc_buf_add(&pay, b.data, b.len);
+		b.len = 0;
+		snapshot_write(&b, r);
+		add64(&pay, b.len);
+		cc_buf_add(&pay, b.data, b.len);
+		cc_buf_release(&b);
 	}
 	memcpy(head, CACHE_MAGIC, 24);
 	put64(head + 24, key);
@@ -1986,14 +2505,16 @@ cc_rules_load_cached(const char *path, const char *cache_dir, char *err, size_t 
 	size_t len;
 
 	if (!cache_dir || !*cache_dir || rules_key(path, &key) < 0)
-		return load(path, err, errlen, NULL, NULL, 0);
+		return load(path, err, errlen, NULL, 0);
 	file = cc_rules_cache_path(cache_dir, path);
+	/* the parsed rules' strings stay in the file's bytes: r owns them */
 	if ((data = (unsigned char *)cc_read_file(file, CACHE_MAX, &len))) {
 		if (cache_decode(data, len, key, &c) == 0)
-			r = load(path, err, errlen, NULL, &c, 0);
-		free(data);
+			r = snapshot_read(&c, path, (char *)data, len);
+		else
+			free(data);
 	}
-	if (!r && (r = load(path, err, errlen, NULL, NULL, 1)))
+	if (!r && (r = load(path, err, errlen, NULL, 1)))
 		cache_write(cache_dir, file, key, r);
 	if (r) {
 		free(r->made);

@@ -39,8 +39,9 @@ struct cc_rules_context {
 /* Load and compile a rules file; NULL with a "path:line: why" message. */
 struct cc_rules *cc_rules_load(const char *path, char *err, size_t errlen);
 /*
- * cc_rules_load() with the compiled patterns kept in cache_dir (NULL:
- * none), in a file named for the rules file's path
+ * cc_rules_load() with the compiled patterns, the prefilter's index and
+ * the parsed rules kept in cache_dir (NULL: none), in a file named for
+ * the rules file's path
  * (cc_rules_cache_path): taken from there when it was written for the
  * same rules text, program, PCRE2 and utf8proc versions, else compiled
  * and written there.  Compiling is most of a cold start (about 20 of
@@ -51,11 +52,18 @@ struct cc_rules *cc_rules_load_cached(const char *path, const char *cache_dir,
 	char *err, size_t errlen);
 char *cc_rules_cache_path(const char *cache_dir, const char *rules_path);	/* fresh */
 /*
- * How many patterns a cache file's bytes hold for key (decoded, then
- * freed), or -1 when they are not such a file: the reader the loader
- * uses, for the fuzz target.
+ * How many patterns a cache file's bytes hold for key (decoded with the
+ * parsed rules, then freed), or -1 when they are not such a file: the
+ * reader the loader uses, for the fuzz target.
  */
 int cc_rules_cache_check(const unsigned char *data, size_t len, uint64_t key);
+/*
+ * The parsed rules' reader alone, for the fuzz target: bytes laid out as
+ * u32 n, then a cache file's payload without its patterns (the flags',
+ * the index's and the parsed rules' sections), read with n stand-in
+ * patterns; n, or -1 when they are refused.
+ */
+int cc_rules_cache_check_parsed(const unsigned char *data, size_t len);
 /*
  * cc_rules_load() that reads on past a problem and reports every one to p
  * as "path:line: why" (cc-domain check); NULL when there was one.  A

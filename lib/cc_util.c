@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -213,10 +214,21 @@ cc_read_file(const char *path, size_t max, size_t *len)
 	FILE *f = fopen(path, "rb");
 	char *data = NULL;
 	size_t n = 0, cap = 0, k;
+	struct stat st;
 	int e;
 
 	if (!f)
 		return NULL;
+	/*
+	 * Room for the size it has now and its NUL, so a file that does not
+	 * grow meanwhile is read without a realloc: doubling from 64 kB
+	 * copied the 280 kB rules cache three times at every cold start.
+	 */
+	if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size >= 0 &&
+	    (!max || (uintmax_t)st.st_size <= max)) {
+		cap = (size_t)st.st_size + 2;
+		data = cc_xrealloc(data, cap);
+	}
 	do {
 		if (cap - n < 2) {
 			if (max && cap > max) {
