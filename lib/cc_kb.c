@@ -491,6 +491,19 @@ prepare(struct cc_kb *kb, const char *sql)
 	return st;
 }
 
+/*
+ * *st, prepared at its first use: a cold question runs one of the two
+ * bm25 statements and no vectors, and preparing the four that a search
+ * may use cost it a quarter of a million instructions (issue 16).
+ */
+static sqlite3_stmt *
+lazy(struct cc_kb *kb, sqlite3_stmt **st, const char *sql)
+{
+	if (!*st)
+		*st = prepare(kb, sql);
+	return *st;
+}
+
 /* mkdir -p of the directory part of path. */
 static int
 make_parent(const char *path)
@@ -1485,10 +1498,20 @@ static int
 bm25_candidates(struct cc_kb *kb, const struct cc_kb_query *q, struct cand *c,
     size_t pool, size_t *nc, int all)
 {
-	sqlite3_stmt *st = all ? kb->bm25_all : kb->bm25;
+	sqlite3_stmt *st = all ?
+	    lazy(kb, &kb->bm25_all, "SELECT f.rowid, f.s, p.language, p.category,"
+	    " p.request_types FROM (SELECT rowid, bm25(kb_fts, ?3, ?4, ?5)"
+	    " AS s FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY s LIMIT ?2)"
+	    " AS f JOIN kb_passages AS p ON p.rowid = f.rowid ORDER BY f.s") :
+	    lazy(kb, &kb->bm25, "SELECT f.rowid, f.s, p.language, p.category,"
+	    " p.request_types FROM (SELECT rowid, bm25(kb_fts, ?3, ?4, ?5)"
+	    " * cc_coord(kb_fts, ?6) AS s FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY s LIMIT ?2)"
+	    " AS f JOIN kb_passages AS p ON p.rowid = f.rowid ORDER BY f.s");
 	int rc;
 
 	*nc = 0;
+	if (!st)
+		return -1;
 	sqlite3_bind_text(st, 1, kb->match.data, (int)kb->match.len,
 	    SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, (int)pool);
@@ -1545,22 +1568,9 @@ cc_kb_search(struct cc_kb *kb, const struct cc_kb_query *q, struct cc_kb_hits *o
 	}
 	kb->ncore = 0;
 	nterms = build_match(kb, q->text, q->len, &kb->match, " OR ", &kb->ncore);
-	if (!kb->bm25) {
-		kb->bm25 = prepare(kb, "SELECT f.rowid, f.s, p.language, p.category,"
-		    " p.request_types FROM (SELECT rowid, bm25(kb_fts, ?3, ?4, ?5)"
-		    " * cc_coord(kb_fts, ?6) AS s FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY s LIMIT ?2)"
-		    " AS f JOIN kb_passages AS p ON p.rowid = f.rowid ORDER BY f.s");
-		kb->meta = prepare(kb, "SELECT language, category, request_types "
-		    "FROM kb_passages WHERE rowid = ?1");
-		kb->detail = prepare(kb, "SELECT id, title, body, language, category,"
-		    " request_types FROM kb_passages WHERE rowid = ?1");
-		kb->bm25_all = prepare(kb, "SELECT f.rowid, f.s, p.language, p.category,"
-		    " p.request_types FROM (SELECT rowid, bm25(kb_fts, ?3, ?4, ?5)"
-		    " AS s FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY s LIMIT ?2)"
-		    " AS f JOIN kb_passages AS p ON p.rowid = f.rowid ORDER BY f.s");
-		if (!kb->bm25 || !kb->bm25_all || !kb->meta || !kb->detail)
-			return -1;
-	}
+	if (!lazy(kb, &kb->detail, "SELECT id, title, body, language, category,"
+	    " request_types FROM kb_passages WHERE rowid = ?1"))
+		return -1;
 	cap = pool * 2;
 	c = cc_xmalloc(cap * sizeof *c);
 	if (nterms > 1 && kb->npassages >= PRUNE_MIN_PASSAGES) {
@@ -1590,8 +1600,15 @@ cc_kb_search(struct cc_kb *kb, const struct cc_kb_query *q, struct cc_kb_hits *o
 	}
 	if (q->vector && q->model && load_vectors(kb, q->model) == 0 &&
 	    kb->nvecs > 0 && q->dim == kb->dim) {
-		double *sims = cc_xmalloc(sizeof *sims * 2 * kb->nvecs), qn = 0;
+		double *sims, qn = 0;
 		size_t nv = kb->nvecs < pool ? kb->nvecs : pool;
+
+		if (!lazy(kb, &kb->meta, "SELECT language, category, request_types "
+		    "FROM kb_passages WHERE rowid = ?1")) {
+			free(c);
+			return -1;
+		}
+		sims = cc_xmalloc(sizeof *sims * 2 * kb->nvecs);
 
 		for (int i = 0; i < q->dim; i++)
 			qn += (double)q->vector[i] * q->vector[i];
