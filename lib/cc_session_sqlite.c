@@ -94,6 +94,14 @@ struct lite {
 	sqlite3_stmt *version;
 	sqlite3_int64 seen;
 	int known;
+	/*
+	 * CC_SESSION_ANSWERS (cc-respond): sessions.db is opened at its
+	 * first statement (stmt), since a stage that stores answers reads
+	 * turns only for a question about the conversation itself, and a
+	 * third connection parsing its schema cost a cold question with a
+	 * session a third of a million instructions (issue 16).
+	 */
+	int turns_later;
 	/* the heads of the sessions this batch added turns to (heads_put) */
 	struct head *heads;
 	size_t nheads;
@@ -427,10 +435,28 @@ static int heads_write(struct lite *s);
 #define SQL_ANSWER "INSERT OR REPLACE INTO answers (turn, at, answer) VALUES (?1, ?2, ?3)"
 #define SQL_ANSWER_OF "SELECT answer FROM answers WHERE turn = ?1"
 
+static int
+open_turns(struct lite *s, char *err, size_t errlen)
+{
+	s->turns_later = 0;
+	if (store_open(&s->turns, s->cfg, s->dir, "sessions.db", turns_schema,
+	    TURNS_VERSION, turns_upgrade,
+	    "DELETE FROM turns WHERE at < ?1", err, errlen) < 0)
+		return -1;
+	s->turns.purge_heads = "DELETE FROM sessions WHERE at < ?1";
+	return 0;
+}
+
 /* *st, prepared on f's connection if it is not yet; NULL on an error. */
 static sqlite3_stmt *
 stmt(struct lite *s, struct store *f, sqlite3_stmt **st, const char *sql)
 {
+	char err[256];
+
+	if (!*st && f == &s->turns && s->turns_later && open_turns(s, err, sizeof err) < 0) {
+		s->failed = f;
+		return NULL;
+	}
 	if (!*st && (!f->db || prepare(f->db, sql, st) != SQLITE_OK)) {
 		sqlite3_finalize(*st);
 		*st = NULL;
@@ -454,11 +480,10 @@ lite_open(const struct cc_config *cfg, const char *dir, int flags, char *err,
 		goto fail;
 	}
 	s->failed = &s->turns;
-	if (store_open(&s->turns, cfg, dir, "sessions.db", turns_schema,
-	    TURNS_VERSION, turns_upgrade,
-	    "DELETE FROM turns WHERE at < ?1", err, errlen) < 0)
+	if (flags & CC_SESSION_ANSWERS)
+		s->turns_later = 1;
+	else if (open_turns(s, err, errlen) < 0)
 		goto fail;
-	s->turns.purge_heads = "DELETE FROM sessions WHERE at < ?1";
 	/* the statements are prepared at their first use (stmt) */
 	if (flags & CC_SESSION_ANSWERS) {
 		s->failed = &s->answers;
