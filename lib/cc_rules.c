@@ -24,8 +24,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <utf8proc.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
 
 #include "cc_util.h"
 #include "cc_json.h"
@@ -197,6 +200,7 @@ struct cc_rules {
 	 */
 	char *blob;
 	size_t blob_len;
+	int blob_mapped;	/* mmap'd, not malloc'd */
 };
 
 enum { SCOPE_THIS, SCOPE_LAST, SCOPE_PREV };
@@ -1010,7 +1014,10 @@ cc_rules_free(struct cc_rules *r)
 	free(r->path);
 	pcre2_match_data_free(r->md);
 	free(r->made);
-	free(r->blob);
+	if (r->blob_mapped)
+		munmap(r->blob, r->blob_len);
+	else
+		free(r->blob);
 	free(r);
 }
 
@@ -2180,11 +2187,13 @@ rlist(struct snapr *s, size_t *n)
 
 /*
  * The rules the snapshot in the cache c describes, its strings pointing
- * into blob (blob_len bytes, taken over); NULL when it is not a sound
- * snapshot.  c's patterns are taken over, used or freed.
+ * into blob (blob_len bytes, taken over: mapped, else malloc'd); NULL
+ * when it is not a sound snapshot.  c's patterns are taken over, used or
+ * freed.
  */
 static struct cc_rules *
-snapshot_read(struct cache *c, const char *path, char *blob, size_t blob_len)
+snapshot_read(struct cache *c, const char *path, char *blob, size_t blob_len,
+    int mapped)
 {
 	struct cc_rules *r = calloc(1, sizeof *r);
 	struct snapr s = { .p = c->snap, .n = c->nsnap, .codes = c->codes,
@@ -2196,6 +2205,7 @@ snapshot_read(struct cache *c, const char *path, char *blob, size_t blob_len)
 	r->path = cc_xstrdup(path);
 	r->blob = blob;
 	r->blob_len = blob_len;
+	r->blob_mapped = mapped;
 	n = r32(&s);
 	if (s.bad || n == 0 || n > s.n - s.at || s.p[s.at + n - 1] != '\0')
 		goto bad;
@@ -2391,7 +2401,7 @@ cc_rules_cache_check(const unsigned char *data, size_t len, uint64_t key)
 	c.snap = (const unsigned char *)blob + (c.snap - data);
 	c.lits = (const unsigned char *)blob + (c.lits - data);
 	c.flags = (const unsigned char *)blob + (c.flags - data);
-	if (!(r = snapshot_read(&c, "cache", blob, len)))
+	if (!(r = snapshot_read(&c, "cache", blob, len, 0)))
 		return -1;
 	cc_rules_free(r);
 	return n;
@@ -2435,7 +2445,7 @@ cc_rules_cache_check_parsed(const unsigned char *data, size_t len)
 	c.ncodes = ncodes;
 	for (uint32_t i = 0; i < ncodes; i++)
 		c.codes[i] = pcre2_compile((PCRE2_SPTR)"a", 1, 0, &errcode, &erroff, NULL);
-	if (!(r = snapshot_read(&c, "cache", blob, len)))
+	if (!(r = snapshot_read(&c, "cache", blob, len, 0)))
 		return -1;
 	cc_rules_free(r);
 	return (int)ncodes;
@@ -2518,6 +2528,30 @@ cache_write(const char *cache_dir, const char *file, uint64_t key, struct cc_rul
 	cc_buf_release(&pay);
 }
 
+/*
+ * The cache file mapped, its pages read in at once (MAP_POPULATE): no
+ * copy of its 280 kB, and about seventy page faults fewer than a read
+ * into fresh memory.  The file is only ever replaced by a rename, never
+ * rewritten in place, so the mapping stays what was checked.
+ */
+static unsigned char *
+map_file(const char *file, size_t *len)
+{
+	int fd = open(file, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	void *p = MAP_FAILED;
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size <= CACHE_MAX) {
+		*len = (size_t)st.st_size;
+		p = mmap(NULL, *len, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+	}
+	close(fd);
+	return p == MAP_FAILED ? NULL : p;
+}
+
 struct cc_rules *
 cc_rules_load_cached(const char *path, const char *cache_dir, char *err, size_t errlen)
 {
@@ -2532,11 +2566,11 @@ cc_rules_load_cached(const char *path, const char *cache_dir, char *err, size_t 
 		return load(path, err, errlen, NULL, 0);
 	file = cc_rules_cache_path(cache_dir, path);
 	/* the parsed rules' strings stay in the file's bytes: r owns them */
-	if ((data = (unsigned char *)cc_read_file(file, CACHE_MAX, &len))) {
+	if ((data = map_file(file, &len))) {
 		if (cache_decode(data, len, key, &c) == 0)
-			r = snapshot_read(&c, path, (char *)data, len);
+			r = snapshot_read(&c, path, (char *)data, len, 1);
 		else
-			free(data);
+			munmap(data, len);
 	}
 	if (!r && (r = load(path, err, errlen, NULL, 1)))
 		cache_write(cache_dir, file, key, r);
