@@ -185,6 +185,8 @@ cc_answer_init(struct cc_answer *a)
 {
 	memset(a, 0, sizeof *a);
 	a->passages = jv_array();
+	a->category = jv_invalid();
+	a->request_type = jv_invalid();
 }
 
 void
@@ -193,6 +195,9 @@ cc_answer_release(struct cc_answer *a)
 	cc_buf_release(&a->text);
 	jv_free(a->passages);
 	a->passages = jv_invalid();
+	jv_free(a->category);
+	jv_free(a->request_type);
+	a->category = a->request_type = jv_invalid();
 }
 
 static void
@@ -1975,6 +1980,66 @@ closed_day(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 	return rc;
 }
 
+/*
+ * The list of a calendar's first MAX_EVENTS items, as event_item() writes
+ * them.  The memo holds a reference to the items it wrote, so the same
+ * value (jv_identical: the record's events read from cc_record_get()'s
+ * memo) is the same list while it holds it.
+ */
+struct cc_answer_memo {
+	jv items;
+	char lang[4];
+	struct cc_buf list;
+};
+
+struct cc_answer_memo *
+cc_answer_memo_new(void)
+{
+	struct cc_answer_memo *m = cc_xmalloc(sizeof *m);
+
+	memset(m, 0, sizeof *m);
+	m->items = jv_invalid();
+	return m;
+}
+
+void
+cc_answer_memo_free(struct cc_answer_memo *m)
+{
+	if (!m)
+		return;
+	jv_free(m->items);
+	cc_buf_release(&m->list);
+	free(m);
+}
+
+static void
+event_list(const struct cc_answerer *ar, jv items, int n, const char *lang,
+    struct cc_buf *list)	/* borrows items */
+{
+	struct cc_answer_memo *m = ar->memo;
+
+	if (m && jv_is_valid(m->items) && strcmp(m->lang, lang) == 0 &&
+	    jv_identical(jv_copy(m->items), jv_copy(items))) {
+		cc_buf_add(list, m->list.data, m->list.len);
+		return;
+	}
+	for (int i = 0; i < n && i < MAX_EVENTS; i++) {
+		if (i)
+			cc_buf_add(list, "\n\n", 2);
+		jv item = jv_array_get(jv_copy(items), i);
+
+		event_item(ar, item, lang, list);
+		jv_free(item);
+	}
+	if (m && strlen(lang) < sizeof m->lang) {
+		jv_free(m->items);
+		m->items = jv_copy(items);
+		strcpy(m->lang, lang);
+		m->list.len = 0;
+		cc_buf_add(&m->list, list->data ? list->data : "", list->len);
+	}
+}
+
 static void
 answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
     const struct passages *ps, const char *category, const char *lang)
@@ -1986,14 +2051,8 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 	struct cc_buf range = {0}, list = {0};
 
 	range_words(ar, events, lang, &range);
-	for (int i = 0; i < n && i < MAX_EVENTS; i++) {
-		if (i)
-			cc_buf_add(&list, "\n\n", 2);
-		jv item = jv_array_get(jv_copy(items), i);
-
-		event_item(ar, item, lang, &list);
-		jv_free(item);
-	}
+	if (n > 0)
+		event_list(ar, items, n, lang, &list);
 	if (n > MAX_EVENTS) {
 		char count[16];
 		struct cc_var v[] = { { "count", count, 0 }, { 0 } };
@@ -2456,8 +2515,14 @@ route_of(struct cc_record *rec)
 	}
 	/* from the index of the route's members: its debug trace unread */
 	cc_record_members(rec, "route", raw, len, keys, vals, lens);
+	/*
+	 * null and [] (a route's usual opening, reply, places and aspects)
+	 * are left out: every answer reads a member by its kind, and reads
+	 * them as it reads a member that is absent.
+	 */
 	for (size_t i = 0; keys[i]; i++)
-		if (vals[i])
+		if (vals[i] && !(lens[i] == 4 && memcmp(vals[i], "null", 4) == 0) &&
+		    !(lens[i] == 2 && memcmp(vals[i], "[]", 2) == 0))
 			route = jv_object_set(route, jv_string(keys[i]),
 			    cc_json_to_jv(vals[i], lens[i]));
 	return route;
@@ -2470,8 +2535,9 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	jv route = route_of(rec), keep = jv_array();
 	jv events = jv_invalid();
 	struct passages ps = {0};
-	jv sess = cc_record_at(rec, "route.debug_info.session");
-	jv turn = member(sess, "turn");
+	size_t slen;
+	/* read as text: a session's id and turn, most often two nulls */
+	const char *sess = cc_record_raw_at(rec, "route.debug_info.session", &slen);
 	const struct cc_domain_agent *ag;
 	const char *agent, *lang, *category;
 	size_t qlen;
@@ -2481,8 +2547,6 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	if (jv_get_kind(route) != JV_KIND_OBJECT || !query) {
 		jv_free(route);
 		jv_free(events);
-		jv_free(sess);
-		jv_free(turn);
 		jv_free(keep);
 		return -1;
 	}
@@ -2499,11 +2563,26 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	snprintf(a->language, sizeof a->language, "%s", lang);
 	snprintf(a->agent_name, sizeof a->agent_name, "%s", agent);
 	a->kind = ag->answer;
-	a->turn = jv_get_kind(turn) == JV_KIND_NUMBER ? (long long)jv_number_value(turn) : -1;
-	if (jv_get_kind(sess) == JV_KIND_OBJECT) {
-		const char *id = str(sess, "id", &keep);
+	a->category = member(route, "category");
+	a->request_type = member(route, "request_type");
+	a->turn = -1;
+	if (sess && *sess == '{') {
+		size_t n;
+		const char *v = cc_json_member(sess, slen, "turn", &n);
+		jv x;
 
-		sid = id ? cc_xstrdup(id) : NULL;
+		if (v && (*v == '-' || (*v >= '0' && *v <= '9'))) {
+			x = cc_json_to_jv(v, n);
+			if (jv_get_kind(x) == JV_KIND_NUMBER)
+				a->turn = (long long)jv_number_value(x);
+			jv_free(x);
+		}
+		if ((v = cc_json_member(sess, slen, "id", &n)) && *v == '"') {
+			x = cc_json_to_jv(v, n);
+			if (jv_get_kind(x) == JV_KIND_STRING)
+				sid = cc_xstrdup(jv_string_value(x));
+			jv_free(x);
+		}
 	}
 	/* conversation: the domain's text answers by itself */
 	if (answer_reply(ar, a, str(route, "reply", &keep), lang) < 0)
@@ -2547,8 +2626,6 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	passages_release(&ps);
 	jv_free(route);
 	jv_free(events);
-	jv_free(sess);
-	jv_free(turn);
 	jv_free(keep);
 	return 0;
 }
