@@ -583,38 +583,83 @@ skip_string(const char *s, size_t n)
 	}
 }
 
+/* Bytes that end a run inside a container: strings and nesting. */
+static const unsigned char structural[256] = {
+	['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1,
+};
+
+/* The end of the string at s[0..n) (s[0] is its quote), past its closing quote. */
+static size_t
+skip_str(const char *s, size_t n)
+{
+	size_t i = 1;
+
+	for (;;) {
+		while (n - i >= 8) {	/* names and short values: no memchr call */
+			uint64_t x;
+
+			memcpy(&x, s + i, 8);
+			if (ANY_IS(x, '"') || ANY_IS(x, '\\'))
+				break;
+			i += 8;
+		}
+		while (i < n && s[i] != '"' && s[i] != '\\')
+			i++;
+		if (i >= n)
+			return n;
+		if (s[i] == '"')
+			return i + 1;
+		i += 2;	/* an escape: the byte after the backslash is its */
+		if (i >= n)
+			return n;
+	}
+}
+
 /*
  * The end of the compact value at s[0..n): strings to their closing quote,
  * containers by depth (skipping their strings), scalars to the next
  * delimiter.  The text was checked by cc_json_scan(), so nothing here
- * needs to validate; it only must not run past n.
+ * needs to validate; it only must not run past n.  Inside a container
+ * only quotes and brackets matter: the bytes between are passed by a
+ * table, not token by token.
  */
 static size_t
 skip_compact(const char *s, size_t n)
 {
-	size_t i = 0;
-	int depth = 0;
+	size_t i = 1;
+	int depth = 1;
 
-	do {
-		if (i >= n)
-			return n;
-		if (s[i] == '"') {
-			i += skip_string(s + i, n - i);
-		} else if (s[i] == '{' || s[i] == '[') {
-			depth++;
+	if (n == 0)
+		return 0;
+	switch (s[0]) {
+	case '"':
+		return skip_str(s, n);
+	case '}': case ']':
+		return 1;
+	case '{': case '[':
+		break;
+	default:
+		i = 0;
+		while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']')
 			i++;
-		} else if (s[i] == '}' || s[i] == ']') {
-			depth--;
+		return i;
+	}
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (!structural[c]) {
 			i++;
+		} else if (c == '"') {
+			i += skip_str(s + i, n - i);
 		} else {
-			while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']')
-				i++;
-		}
-		/* inside a container, a separator leads to the next item */
-		while (depth > 0 && i < n && (s[i] == ',' || s[i] == ':'))
 			i++;
-	} while (depth > 0);
-	return i > n ? n : i;
+			if (c == '{' || c == '[')
+				depth++;
+			else if (--depth == 0)
+				return i;
+		}
+	}
+	return n;
 }
 
 const char *
@@ -911,6 +956,15 @@ put_string(struct cc_buf *b, const char *s, size_t n)
 	cc_buf_grow_to(b, n + 2);
 	b->data[b->len++] = '"';
 	for (;;) {
+		while (n - i >= 8) {	/* eight bytes at a time: most need nothing */
+			uint64_t x;
+
+			memcpy(&x, u + i, 8);
+			if (ANY_BELOW(x, 0x20) || ANY_IS(x, '"') || ANY_IS(x, '\\') ||
+			    ANY_IS(x, 0x7F))
+				break;
+			i += 8;
+		}
 		while (i < n && !needs_escape[u[i]])
 			i++;
 		cc_buf_add(b, s + run, i - run);
