@@ -588,31 +588,32 @@ static const unsigned char structural[256] = {
 	['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1,
 };
 
-/* The end of the string at s[0..n) (s[0] is its quote), past its closing quote. */
+/*
+ * The end of the string at s[0..n) (s[0] is its quote), past its closing
+ * quote.  A name or a short value ends within its first few words, found
+ * eight bytes at a time; a longer one, or one with an escape, goes to
+ * skip_string()'s memchr, which is faster over a passage's text.
+ */
 static size_t
 skip_str(const char *s, size_t n)
 {
 	size_t i = 1;
 
-	for (;;) {
-		while (n - i >= 8) {	/* names and short values: no memchr call */
-			uint64_t x;
+	while (n - i >= 8 && i < 33) {
+		uint64_t x;
 
-			memcpy(&x, s + i, 8);
-			if (ANY_IS(x, '"') || ANY_IS(x, '\\'))
-				break;
-			i += 8;
-		}
-		while (i < n && s[i] != '"' && s[i] != '\\')
-			i++;
-		if (i >= n)
-			return n;
+		memcpy(&x, s + i, 8);
+		if (ANY_IS(x, '"') || ANY_IS(x, '\\'))
+			break;
+		i += 8;
+	}
+	for (; i < n && i < 41; i++) {
 		if (s[i] == '"')
 			return i + 1;
-		i += 2;	/* an escape: the byte after the backslash is its */
-		if (i >= n)
-			return n;
+		if (s[i] == '\\')
+			break;
 	}
+	return skip_string(s, n);
 }
 
 /*
@@ -1454,21 +1455,70 @@ cc_jw_end(struct cc_jw *w)
 	w->depth--;
 }
 
+/*
+ * 1 if s[0..n) is printable ASCII without a quote or a backslash: written
+ * as it is, and valid as the scan would check it.  Names and most short
+ * values (agents, categories, rule ids) are, and were half the cost of
+ * the writer as they went through put_string() and plain_text().
+ */
+static int
+plain_ascii(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	for (; n - i >= 8; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, u + i, 8);
+		if ((x & HIGHS) || ANY_BELOW(x, 0x20) || ANY_IS(x, '"') ||
+		    ANY_IS(x, '\\') || ANY_IS(x, 0x7F))
+			return 0;
+	}
+	for (; i < n; i++)
+		if (u[i] >= 0x80 || needs_escape[u[i]])
+			return 0;
+	return 1;
+}
+
+/* put_string() of a plain_ascii() string, with `after` (a ':', or nothing) */
+static void
+put_plain(struct cc_buf *b, const char *s, size_t n, int after)
+{
+	char *d;
+
+	cc_buf_grow_to(b, n + 3);
+	d = b->data + b->len;
+	*d++ = '"';
+	memcpy(d, s, n);
+	d += n;
+	*d++ = '"';
+	if (after)
+		*d++ = (char)after;
+	*d = '\0';
+	b->len = (size_t)(d - b->data);
+}
+
 void
 cc_jw_key(struct cc_jw *w, const char *key)
 {
 	size_t n = strlen(key), at;
+	int plain = plain_ascii(key, n);
 
 	if (w->track) {
 		if (w->depth == 1)
 			track_close(w);
-		if (!plain_text(key, n))
+		if (!plain && !plain_text(key, n))
 			w->untracked = 1;
 	}
 	item_(w, 1);
 	at = w->b->len;
-	put_string(w->b, key, n);
-	cc_buf_add(w->b, ":", 1);
+	if (plain) {
+		put_plain(w->b, key, n, ':');
+	} else {
+		put_string(w->b, key, n);
+		cc_buf_add(w->b, ":", 1);
+	}
 	w->after_key = 1;
 	if (w->track && w->depth == 1) {
 		struct cc_json_doc *d = w->track;
@@ -1491,6 +1541,10 @@ void
 cc_jw_str(struct cc_jw *w, const char *s, size_t n)
 {
 	item(w);
+	if (n <= 64 && plain_ascii(s, n)) {
+		put_plain(w->b, s, n, 0);
+		return;
+	}
 	if (w->track && !plain_text(s, n))
 		w->untracked = 1;
 	put_string(w->b, s, n);
