@@ -663,6 +663,55 @@ skip_compact(const char *s, size_t n)
 	return n;
 }
 
+/* 1 if the quote at s[i] is one (not escaped): an even run of backslashes before it */
+static int
+real_quote(const char *s, size_t i)
+{
+	size_t bs = 0;
+
+	while (bs < i && s[i - 1 - bs] == '\\')
+		bs++;
+	return bs % 2 == 0;
+}
+
+const char *
+cc_json_member_last(const char *obj, size_t n, const char *key, size_t *len)
+{
+	size_t k = strlen(key), i, name_end;
+	int depth = 0;
+
+	if (n < 2 || obj[0] != '{' || obj[n - 1] != '}')
+		return NULL;
+	/* back from the end, outside strings, to the last member's colon */
+	for (i = n - 2; i > 0; i--) {
+		char c = obj[i];
+
+		if (c == '"') {	/* a string's end: back to where it begins */
+			do
+				i--;
+			while (i > 0 && !(obj[i] == '"' && real_quote(obj, i)));
+			if (i == 0)
+				return NULL;
+		} else if (c == '}' || c == ']') {
+			depth++;
+		} else if (c == '{' || c == '[') {
+			depth--;
+		} else if (c == ':' && depth == 0) {
+			break;
+		}
+	}
+	if (i < 3 || obj[i - 1] != '"')
+		return NULL;
+	name_end = i - 1;
+	if (name_end < k + 1 || obj[name_end - k - 1] != '"' ||
+	    memcmp(obj + name_end - k, key, k) != 0 ||
+	    !real_quote(obj, name_end - k - 1) ||
+	    (obj[name_end - k - 2] != ',' && obj[name_end - k - 2] != '{'))
+		return NULL;
+	*len = n - 1 - (i + 1);
+	return obj + i + 1;
+}
+
 const char *
 cc_json_member(const char *obj, size_t n, const char *key, size_t *len)
 {
