@@ -38,7 +38,7 @@
 static const char *
 str(jv o, const char *key, jv *keep)	/* borrows o; *keep holds the string */
 {
-	jv v = jv_object_get(jv_copy(o), jv_string(key));
+	jv v = jv_object_get(jv_copy(o), cc_jv_name(key));
 
 	if (jv_get_kind(v) != JV_KIND_STRING) {
 		jv_free(v);
@@ -50,12 +50,36 @@ str(jv o, const char *key, jv *keep)	/* borrows o; *keep holds the string */
 	return s;
 }
 
+/*
+ * str() of the route, which the answer holds to its end and never
+ * changes: the string is the route's, so nothing need keep it.
+ */
+static const char *
+rstr(jv route, const char *key)	/* borrows route */
+{
+	jv v = jv_object_get(jv_copy(route), cc_jv_name(key));
+	const char *s = jv_get_kind(v) == JV_KIND_STRING ? jv_string_value(v) : NULL;
+
+	jv_free(v);	/* route still holds it */
+	return s;
+}
+
+/* snprintf(d, size, "%.*s", (int)n, s) for s without NUL in its n bytes, no printf */
+static void
+cut(char *d, size_t size, const char *s, size_t n)
+{
+	if (n >= size)
+		n = size - 1;
+	memcpy(d, s, n);
+	d[n] = '\0';
+}
+
 static jv
 member(jv o, const char *key)	/* borrows o */
 {
 	if (jv_get_kind(o) != JV_KIND_OBJECT)
 		return jv_invalid();
-	return jv_object_get(jv_copy(o), jv_string(key));
+	return jv_object_get(jv_copy(o), cc_jv_name(key));	/* hashed once */
 }
 
 /*
@@ -185,6 +209,8 @@ cc_answer_init(struct cc_answer *a)
 {
 	memset(a, 0, sizeof *a);
 	a->passages = jv_array();
+	a->category = jv_invalid();
+	a->request_type = jv_invalid();
 }
 
 void
@@ -193,6 +219,9 @@ cc_answer_release(struct cc_answer *a)
 	cc_buf_release(&a->text);
 	jv_free(a->passages);
 	a->passages = jv_invalid();
+	jv_free(a->category);
+	jv_free(a->request_type);
+	a->category = a->request_type = jv_invalid();
 }
 
 static void
@@ -262,16 +291,15 @@ pick_passage(const struct cc_answerer *ar, const struct passages *ps,
 	int venue = category && place_index(ar, category) == 0;
 
 	for (int i = 0; i < ps->n; i++) {
-		jv keep = jv_array();
-		const char *l = pstr(ps, i, P_LANGUAGE, &keep);
-		const char *c = pstr(ps, i, P_CATEGORY, &keep);
-		const char *src = pstr(ps, i, P_SOURCE, &keep);
+		/* the passage holds its strings: no keep array to make and free */
+		const char *l = pstr(ps, i, P_LANGUAGE, NULL);
+		const char *c = pstr(ps, i, P_CATEGORY, NULL);
+		const char *src = pstr(ps, i, P_SOURCE, NULL);
 		int ok = l && strcmp(l, lang) == 0 &&
 		    (!category || (c && strcmp(c, category) == 0) ||
 			(venue && place_index(ar, c) < 0)) &&
 		    (!src || strcmp(src, "web_search") != 0);
 
-		jv_free(keep);
 		if (ok)
 			return i;
 	}
@@ -370,7 +398,7 @@ answer_arrival(const struct cc_answerer *ar, struct cc_answer *a, jv route,
     const char *lang)
 {
 	jv keep = jv_array();
-	const char *how = str(route, "opening", &keep), *date = NULL;
+	const char *how = rstr(route, "opening"), *date = NULL;
 	jv opening = member(events, "opening"), places = member(opening, "places");
 	jv day = member(places, category ? category : ""), open = jv_invalid(), list = jv_invalid();
 	struct cc_buf hours = {0}, when = {0};
@@ -571,7 +599,7 @@ answer_opening(const struct cc_answerer *ar, struct cc_answer *a, jv route,
     jv events, const char *category, const char *lang)
 {
 	jv keep = jv_array();
-	const char *how = str(route, "opening", &keep);
+	const char *how = rstr(route, "opening");
 	jv opening = member(events, "opening");
 	jv places = member(opening, "places");
 	jv day = member(places, category ? category : "");
@@ -707,7 +735,7 @@ answer_closings(const struct cc_answerer *ar, struct cc_answer *a, jv route,
     jv events, const char *category, const char *lang)
 {
 	jv keep = jv_array();
-	const char *how = str(route, "opening", &keep);
+	const char *how = rstr(route, "opening");
 	jv opening = member(events, "opening"), places = member(opening, "places");
 	jv place = member(places, category ? category : ""), closed = member(place, "closed");
 	int is_obj = jv_get_kind(opening) == JV_KIND_OBJECT;
@@ -858,8 +886,8 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 	jv used = jv_array();
 	int np = jv_get_kind(places) == JV_KIND_ARRAY ? jv_array_length(jv_copy(places)) : 0;
 	int na = jv_get_kind(aspects) == JV_KIND_ARRAY ? jv_array_length(jv_copy(aspects)) : 0;
-	const char *category = str(route, "category", &keep);
-	const char *rt = str(route, "request_type", &keep);
+	const char *category = rstr(route, "category");
+	const char *rt = rstr(route, "request_type");
 	struct cc_buf parts = {0};
 	int rc = -1, nparts = 0;
 
@@ -1204,9 +1232,13 @@ number_named(const char *q, const char *h, size_t n, int d)
 	    {"three", "三"}, {"four", "四"}, {"five", "五"}, {"six", "六"},
 	    {"seven", "七"}, {"eight", "八"}, {"nine", "九"} };
 
-	for (const char *p = q; *p; p++) {
-		if (strncmp(p, h, n) != 0)
-			continue;
+	size_t ql = strlen(q);
+
+	if (memchr(h, '\0', n))	/* strncmp() stopped at h's end */
+		n = strlen(h);
+	/* where q holds h's n bytes, by memmem rather than at every byte */
+	for (const char *p = q; p < q + ql &&
+	    (p = memmem(p, ql - (size_t)(p - q), h, n)) != NULL; p++) {
 		/* the text has no spaces: "roomonefor" */
 		for (int w = 0; w < 2; w++)
 			if (strncmp(p + n, words[d - 1][w], strlen(words[d - 1][w])) == 0)
@@ -1264,6 +1296,65 @@ ordinal_named(const char *q, const char *h, int d)
 }
 
 /*
+ * The text table.columns ("会議室=ミーティングルーム,部屋 | room=meeting
+ * room"), each name and its other names folded without spaces.  Folded
+ * once for the answerer's memo: it was folded again for every header a
+ * question did not name, a twentieth of an answer.
+ */
+struct columns {
+	struct column {
+		char *key;	/* the name before '=' */
+		char **words;	/* its other names */
+		int n;
+	} *e;
+	int n;
+};
+
+static void
+columns_parse(const struct cc_answerer *ar, struct columns *c)
+{
+	const char *words = cc_texts_get(ar->texts, "table.columns", "*", NULL);
+
+	memset(c, 0, sizeof *c);
+	while (words && *words) {
+		size_t k = strcspn(words, "|");
+		char entry[512], *eq, *w, *save = NULL;
+		struct column *e;
+
+		snprintf(entry, sizeof entry, "%.*s", (int)k, words);
+		words += k + (words[k] == '|');
+		if ((eq = strchr(entry, '=')) == NULL)
+			continue;
+		*eq = '\0';
+		c->e = cc_xrealloc(c->e, (size_t)(c->n + 1) * sizeof *c->e);
+		e = &c->e[c->n++];
+		e->key = fold_tight(entry);
+		e->words = NULL;
+		e->n = 0;
+		for (w = strtok_r(eq + 1, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+			e->words = cc_xrealloc(e->words, (size_t)(e->n + 1) * sizeof *e->words);
+			e->words[e->n++] = fold_tight(w);
+		}
+	}
+}
+
+static void
+columns_release(struct columns *c)
+{
+	for (int i = 0; i < c->n; i++) {
+		for (int k = 0; k < c->e[i].n; k++)
+			free(c->e[i].words[k]);
+		free(c->e[i].words);
+		free(c->e[i].key);
+	}
+	free(c->e);
+	memset(c, 0, sizeof *c);
+}
+
+static const struct columns *columns_of(const struct cc_answerer *ar,
+	struct columns *local);
+
+/*
  * 1 if the question q (folded, no spaces) names the table's column h
  * (folded, no spaces): as it is ("会議室2", "room3"), with its number as a
  * word (Room one, 会議室二) or before it (第1会議室, 3番の会議室), or by
@@ -1274,7 +1365,8 @@ static int
 column_named(const struct cc_answerer *ar, const char *h, const char *q)
 {
 	size_t hl = strlen(h);
-	const char *words;
+	struct columns local;
+	const struct columns *cols;
 	char pre[96];
 	int d, hit = 0;
 
@@ -1290,32 +1382,19 @@ column_named(const struct cc_answerer *ar, const char *h, const char *q)
 	if (numbered(q, pre, d) || number_named(q, pre, hl - 1, d) ||
 	    ordinal_named(q, pre, d))
 		return 1;
-	words = cc_texts_get(ar->texts, "table.columns", "*", NULL);
-	while (!hit && words && *words) {
-		size_t k = strcspn(words, "|");
-		char entry[512], *eq, *w, *save = NULL;
-
-		snprintf(entry, sizeof entry, "%.*s", (int)k, words);
-		words += k + (words[k] == '|');
-		if ((eq = strchr(entry, '=')) == NULL)
+	cols = columns_of(ar, &local);
+	for (int i = 0; !hit && i < cols->n; i++) {
+		if (strcmp(cols->e[i].key, pre) != 0)
 			continue;
-		*eq = '\0';
-		{
-			char *fk = fold_tight(entry);
-			int same = strcmp(fk, pre) == 0;
-
-			free(fk);
-			if (!same)
-				continue;
-		}
-		for (w = strtok_r(eq + 1, ",", &save); w && !hit; w = strtok_r(NULL, ",", &save)) {
-			char *fo = fold_tight(w);
+		for (int k = 0; !hit && k < cols->e[i].n; k++) {
+			const char *fo = cols->e[i].words[k];
 
 			hit = *fo && (numbered(q, fo, d) || number_named(q, fo, strlen(fo), d) ||
 			    ordinal_named(q, fo, d));
-			free(fo);
 		}
 	}
+	if (cols == &local)
+		columns_release(&local);
 	return hit;
 }
 
@@ -1668,7 +1747,7 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
     const char *lang)
 {
 	jv keep = jv_array();
-	const char *category = str(route, "category", &keep);
+	const char *category = rstr(route, "category");
 	const char *places = cc_texts_get(ar->texts, "kb.places", "*", NULL);
 	char venue[64] = "";
 	int p;
@@ -1975,6 +2054,86 @@ closed_day(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 	return rc;
 }
 
+/*
+ * The list of a calendar's first MAX_EVENTS items, as event_item() writes
+ * them.  The memo holds a reference to the items it wrote, so the same
+ * value (jv_identical: the record's events read from cc_record_get()'s
+ * memo) is the same list while it holds it.
+ */
+struct cc_answer_memo {
+	jv items;
+	char lang[4];
+	struct cc_buf list;
+	struct columns columns;	/* table.columns, folded */
+	int columns_read;
+};
+
+/* table.columns from the memo, or parsed into local (then released by the caller) */
+static const struct columns *
+columns_of(const struct cc_answerer *ar, struct columns *local)
+{
+	struct cc_answer_memo *m = ar->memo;
+
+	if (!m) {
+		columns_parse(ar, local);
+		return local;
+	}
+	if (!m->columns_read) {
+		columns_parse(ar, &m->columns);
+		m->columns_read = 1;
+	}
+	return &m->columns;
+}
+
+struct cc_answer_memo *
+cc_answer_memo_new(void)
+{
+	struct cc_answer_memo *m = cc_xmalloc(sizeof *m);
+
+	memset(m, 0, sizeof *m);
+	m->items = jv_invalid();
+	return m;
+}
+
+void
+cc_answer_memo_free(struct cc_answer_memo *m)
+{
+	if (!m)
+		return;
+	jv_free(m->items);
+	cc_buf_release(&m->list);
+	columns_release(&m->columns);
+	free(m);
+}
+
+static void
+event_list(const struct cc_answerer *ar, jv items, int n, const char *lang,
+    struct cc_buf *list)	/* borrows items */
+{
+	struct cc_answer_memo *m = ar->memo;
+
+	if (m && jv_is_valid(m->items) && strcmp(m->lang, lang) == 0 &&
+	    jv_identical(jv_copy(m->items), jv_copy(items))) {
+		cc_buf_add(list, m->list.data, m->list.len);
+		return;
+	}
+	for (int i = 0; i < n && i < MAX_EVENTS; i++) {
+		if (i)
+			cc_buf_add(list, "\n\n", 2);
+		jv item = jv_array_get(jv_copy(items), i);
+
+		event_item(ar, item, lang, list);
+		jv_free(item);
+	}
+	if (m && strlen(lang) < sizeof m->lang) {
+		jv_free(m->items);
+		m->items = jv_copy(items);
+		strcpy(m->lang, lang);
+		m->list.len = 0;
+		cc_buf_add(&m->list, list->data ? list->data : "", list->len);
+	}
+}
+
 static void
 answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
     const struct passages *ps, const char *category, const char *lang)
@@ -1986,14 +2145,8 @@ answer_events(const struct cc_answerer *ar, struct cc_answer *a, jv events,
 	struct cc_buf range = {0}, list = {0};
 
 	range_words(ar, events, lang, &range);
-	for (int i = 0; i < n && i < MAX_EVENTS; i++) {
-		if (i)
-			cc_buf_add(&list, "\n\n", 2);
-		jv item = jv_array_get(jv_copy(items), i);
-
-		event_item(ar, item, lang, &list);
-		jv_free(item);
-	}
+	if (n > 0)
+		event_list(ar, items, n, lang, &list);
 	if (n > MAX_EVENTS) {
 		char count[16];
 		struct cc_var v[] = { { "count", count, 0 }, { 0 } };
@@ -2307,8 +2460,8 @@ name_as_asked(const struct cc_answerer *ar, struct cc_answer *a,
 				other++, ol--;
 			while (ol && other[ol - 1] == ' ')
 				ol--;
-			snprintf(nb, sizeof nb, "%.*s", (int)nl, name);
-			snprintf(ob, sizeof ob, "%.*s", (int)ol, other);
+			cut(nb, sizeof nb, name, nl);
+			cut(ob, sizeof ob, other, ol);
 			/* the answer names it, the question the other way only */
 			if (nl && ol && (at = strstr(a->text.data, nb)) &&
 			    find_caseless(q, ob, strlen(ob)) && !find_caseless(q, nb, strlen(nb)) &&
@@ -2456,9 +2609,15 @@ route_of(struct cc_record *rec)
 	}
 	/* from the index of the route's members: its debug trace unread */
 	cc_record_members(rec, "route", raw, len, keys, vals, lens);
+	/*
+	 * null and [] (a route's usual opening, reply, places and aspects)
+	 * are left out: every answer reads a member by its kind, and reads
+	 * them as it reads a member that is absent.
+	 */
 	for (size_t i = 0; keys[i]; i++)
-		if (vals[i])
-			route = jv_object_set(route, jv_string(keys[i]),
+		if (vals[i] && !(lens[i] == 4 && memcmp(vals[i], "null", 4) == 0) &&
+		    !(lens[i] == 2 && memcmp(vals[i], "[]", 2) == 0))
+			route = jv_object_set(route, cc_jv_name(keys[i]),
 			    cc_json_to_jv(vals[i], lens[i]));
 	return route;
 }
@@ -2470,8 +2629,9 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	jv route = route_of(rec), keep = jv_array();
 	jv events = jv_invalid();
 	struct passages ps = {0};
-	jv sess = cc_record_at(rec, "route.debug_info.session");
-	jv turn = member(sess, "turn");
+	size_t slen;
+	/* read as text: a session's id and turn, most often two nulls */
+	const char *sess = cc_record_raw_at(rec, "route.debug_info.session", &slen);
 	const struct cc_domain_agent *ag;
 	const char *agent, *lang, *category;
 	size_t qlen;
@@ -2481,14 +2641,12 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	if (jv_get_kind(route) != JV_KIND_OBJECT || !query) {
 		jv_free(route);
 		jv_free(events);
-		jv_free(sess);
-		jv_free(turn);
 		jv_free(keep);
 		return -1;
 	}
-	agent = str(route, "agent", &keep);
-	lang = str(route, "language", &keep);
-	category = str(route, "category", &keep);
+	agent = rstr(route, "agent");
+	lang = rstr(route, "language");
+	category = rstr(route, "category");
 	if (!lang || (strcmp(lang, "ja") && strcmp(lang, "en")))
 		lang = "ja";	/* spec: detection failure means Japanese */
 	/* an agent the manifest does not know is answered as its fallback */
@@ -2496,17 +2654,32 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	if (!agent)
 		agent = ag->name;
 	a->emotion = "helpful";
-	snprintf(a->language, sizeof a->language, "%s", lang);
-	snprintf(a->agent_name, sizeof a->agent_name, "%s", agent);
+	cut(a->language, sizeof a->language, lang, strlen(lang));
+	cut(a->agent_name, sizeof a->agent_name, agent, strlen(agent));
 	a->kind = ag->answer;
-	a->turn = jv_get_kind(turn) == JV_KIND_NUMBER ? (long long)jv_number_value(turn) : -1;
-	if (jv_get_kind(sess) == JV_KIND_OBJECT) {
-		const char *id = str(sess, "id", &keep);
+	a->category = member(route, "category");
+	a->request_type = member(route, "request_type");
+	a->turn = -1;
+	if (sess && *sess == '{') {
+		size_t n;
+		const char *v = cc_json_member(sess, slen, "turn", &n);
+		jv x;
 
-		sid = id ? cc_xstrdup(id) : NULL;
+		if (v && (*v == '-' || (*v >= '0' && *v <= '9'))) {
+			x = cc_json_to_jv(v, n);
+			if (jv_get_kind(x) == JV_KIND_NUMBER)
+				a->turn = (long long)jv_number_value(x);
+			jv_free(x);
+		}
+		if ((v = cc_json_member(sess, slen, "id", &n)) && *v == '"') {
+			x = cc_json_to_jv(v, n);
+			if (jv_get_kind(x) == JV_KIND_STRING)
+				sid = cc_xstrdup(jv_string_value(x));
+			jv_free(x);
+		}
 	}
 	/* conversation: the domain's text answers by itself */
-	if (answer_reply(ar, a, str(route, "reply", &keep), lang) < 0)
+	if (answer_reply(ar, a, rstr(route, "reply"), lang) < 0)
 	switch (ag->answer) {
 	case CC_ANSWER_KB:
 		passages_of(rec, &ps);
@@ -2547,8 +2720,6 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	passages_release(&ps);
 	jv_free(route);
 	jv_free(events);
-	jv_free(sess);
-	jv_free(turn);
 	jv_free(keep);
 	return 0;
 }

@@ -27,7 +27,18 @@ struct cc_answerer {
 	time_t now;			/* CC_NOW or the clock */
 	long window;			/* the session memory window, seconds */
 	double general_min_score;	/* weaker passages do not answer */
+	/*
+	 * Optional (NULL: none): what one record's answer leaves for the
+	 * next.  A run's records read the same week of events, and writing
+	 * its list (dates formatted, titles cut to the language) was a
+	 * tenth of an answer's work.
+	 */
+	struct cc_answer_memo *memo;
 };
+
+/* A memo for cc_answerer.memo; the caller frees it after the last answer. */
+struct cc_answer_memo *cc_answer_memo_new(void);
+void cc_answer_memo_free(struct cc_answer_memo *m);
 
 struct cc_answer {
 	struct cc_buf text;		/* with its emotion tag first */
@@ -41,6 +52,8 @@ struct cc_answer {
 	enum cc_answer_kind kind;	/* how it was answered */
 	char language[4];
 	long long turn;			/* the session turn, or -1 */
+	/* the route's category and request type, of any kind, or invalid */
+	jv category, request_type;
 };
 
 void cc_answer_init(struct cc_answer *a);

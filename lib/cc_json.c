@@ -583,38 +583,133 @@ skip_string(const char *s, size_t n)
 	}
 }
 
+/* Bytes that end a run inside a container: strings and nesting. */
+static const unsigned char structural[256] = {
+	['"'] = 1, ['{'] = 1, ['['] = 1, ['}'] = 1, [']'] = 1,
+};
+
+/*
+ * The end of the string at s[0..n) (s[0] is its quote), past its closing
+ * quote.  A name or a short value ends within its first few words, found
+ * eight bytes at a time; a longer one, or one with an escape, goes to
+ * skip_string()'s memchr, which is faster over a passage's text.
+ */
+static size_t
+skip_str(const char *s, size_t n)
+{
+	size_t i = 1;
+
+	while (n - i >= 8 && i < 33) {
+		uint64_t x;
+
+		memcpy(&x, s + i, 8);
+		if (ANY_IS(x, '"') || ANY_IS(x, '\\'))
+			break;
+		i += 8;
+	}
+	for (; i < n && i < 41; i++) {
+		if (s[i] == '"')
+			return i + 1;
+		if (s[i] == '\\')
+			break;
+	}
+	return skip_string(s, n);
+}
+
 /*
  * The end of the compact value at s[0..n): strings to their closing quote,
  * containers by depth (skipping their strings), scalars to the next
  * delimiter.  The text was checked by cc_json_scan(), so nothing here
- * needs to validate; it only must not run past n.
+ * needs to validate; it only must not run past n.  Inside a container
+ * only quotes and brackets matter: the bytes between are passed by a
+ * table, not token by token.
  */
 static size_t
 skip_compact(const char *s, size_t n)
 {
-	size_t i = 0;
+	size_t i = 1;
+	int depth = 1;
+
+	if (n == 0)
+		return 0;
+	switch (s[0]) {
+	case '"':
+		return skip_str(s, n);
+	case '}': case ']':
+		return 1;
+	case '{': case '[':
+		break;
+	default:
+		i = 0;
+		while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']')
+			i++;
+		return i;
+	}
+	while (i < n) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (!structural[c]) {
+			i++;
+		} else if (c == '"') {
+			i += skip_str(s + i, n - i);
+		} else {
+			i++;
+			if (c == '{' || c == '[')
+				depth++;
+			else if (--depth == 0)
+				return i;
+		}
+	}
+	return n;
+}
+
+/* 1 if the quote at s[i] is one (not escaped): an even run of backslashes before it */
+static int
+real_quote(const char *s, size_t i)
+{
+	size_t bs = 0;
+
+	while (bs < i && s[i - 1 - bs] == '\\')
+		bs++;
+	return bs % 2 == 0;
+}
+
+const char *
+cc_json_member_last(const char *obj, size_t n, const char *key, size_t *len)
+{
+	size_t k = strlen(key), i, name_end;
 	int depth = 0;
 
-	do {
-		if (i >= n)
-			return n;
-		if (s[i] == '"') {
-			i += skip_string(s + i, n - i);
-		} else if (s[i] == '{' || s[i] == '[') {
+	if (n < 2 || obj[0] != '{' || obj[n - 1] != '}')
+		return NULL;
+	/* back from the end, outside strings, to the last member's colon */
+	for (i = n - 2; i > 0; i--) {
+		char c = obj[i];
+
+		if (c == '"') {	/* a string's end: back to where it begins */
+			do
+				i--;
+			while (i > 0 && !(obj[i] == '"' && real_quote(obj, i)));
+			if (i == 0)
+				return NULL;
+		} else if (c == '}' || c == ']') {
 			depth++;
-			i++;
-		} else if (s[i] == '}' || s[i] == ']') {
+		} else if (c == '{' || c == '[') {
 			depth--;
-			i++;
-		} else {
-			while (i < n && s[i] != ',' && s[i] != '}' && s[i] != ']')
-				i++;
+		} else if (c == ':' && depth == 0) {
+			break;
 		}
-		/* inside a container, a separator leads to the next item */
-		while (depth > 0 && i < n && (s[i] == ',' || s[i] == ':'))
-			i++;
-	} while (depth > 0);
-	return i > n ? n : i;
+	}
+	if (i < 3 || obj[i - 1] != '"')
+		return NULL;
+	name_end = i - 1;
+	if (name_end < k + 1 || obj[name_end - k - 1] != '"' ||
+	    memcmp(obj + name_end - k, key, k) != 0 ||
+	    !real_quote(obj, name_end - k - 1) ||
+	    (obj[name_end - k - 2] != ',' && obj[name_end - k - 2] != '{'))
+		return NULL;
+	*len = n - 1 - (i + 1);
+	return obj + i + 1;
 }
 
 const char *
@@ -911,6 +1006,15 @@ put_string(struct cc_buf *b, const char *s, size_t n)
 	cc_buf_grow_to(b, n + 2);
 	b->data[b->len++] = '"';
 	for (;;) {
+		while (n - i >= 8) {	/* eight bytes at a time: most need nothing */
+			uint64_t x;
+
+			memcpy(&x, u + i, 8);
+			if (ANY_BELOW(x, 0x20) || ANY_IS(x, '"') || ANY_IS(x, '\\') ||
+			    ANY_IS(x, 0x7F))
+				break;
+			i += 8;
+		}
 		while (i < n && !needs_escape[u[i]])
 			i++;
 		cc_buf_add(b, s + run, i - run);
@@ -1400,21 +1504,70 @@ cc_jw_end(struct cc_jw *w)
 	w->depth--;
 }
 
+/*
+ * 1 if s[0..n) is printable ASCII without a quote or a backslash: written
+ * as it is, and valid as the scan would check it.  Names and most short
+ * values (agents, categories, rule ids) are, and were half the cost of
+ * the writer as they went through put_string() and plain_text().
+ */
+static int
+plain_ascii(const char *s, size_t n)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0;
+
+	for (; n - i >= 8; i += 8) {
+		uint64_t x;
+
+		memcpy(&x, u + i, 8);
+		if ((x & HIGHS) || ANY_BELOW(x, 0x20) || ANY_IS(x, '"') ||
+		    ANY_IS(x, '\\') || ANY_IS(x, 0x7F))
+			return 0;
+	}
+	for (; i < n; i++)
+		if (u[i] >= 0x80 || needs_escape[u[i]])
+			return 0;
+	return 1;
+}
+
+/* put_string() of a plain_ascii() string, with `after` (a ':', or nothing) */
+static void
+put_plain(struct cc_buf *b, const char *s, size_t n, int after)
+{
+	char *d;
+
+	cc_buf_grow_to(b, n + 3);
+	d = b->data + b->len;
+	*d++ = '"';
+	memcpy(d, s, n);
+	d += n;
+	*d++ = '"';
+	if (after)
+		*d++ = (char)after;
+	*d = '\0';
+	b->len = (size_t)(d - b->data);
+}
+
 void
 cc_jw_key(struct cc_jw *w, const char *key)
 {
 	size_t n = strlen(key), at;
+	int plain = plain_ascii(key, n);
 
 	if (w->track) {
 		if (w->depth == 1)
 			track_close(w);
-		if (!plain_text(key, n))
+		if (!plain && !plain_text(key, n))
 			w->untracked = 1;
 	}
 	item_(w, 1);
 	at = w->b->len;
-	put_string(w->b, key, n);
-	cc_buf_add(w->b, ":", 1);
+	if (plain) {
+		put_plain(w->b, key, n, ':');
+	} else {
+		put_string(w->b, key, n);
+		cc_buf_add(w->b, ":", 1);
+	}
 	w->after_key = 1;
 	if (w->track && w->depth == 1) {
 		struct cc_json_doc *d = w->track;
@@ -1437,6 +1590,10 @@ void
 cc_jw_str(struct cc_jw *w, const char *s, size_t n)
 {
 	item(w);
+	if (n <= 64 && plain_ascii(s, n)) {
+		put_plain(w->b, s, n, 0);
+		return;
+	}
 	if (w->track && !plain_text(s, n))
 		w->untracked = 1;
 	put_string(w->b, s, n);

@@ -111,6 +111,12 @@ void cc_json_doc_release(struct cc_json_doc *doc);
  */
 const char *cc_json_member(const char *obj, size_t n, const char *key, size_t *len);
 /*
+ * The same when key names the object's last member, found from the end
+ * (a route's session follows its long debug trace); NULL otherwise,
+ * when cc_json_member() must look.
+ */
+const char *cc_json_member_last(const char *obj, size_t n, const char *key, size_t *len);
+/*
  * Several members at once, in one pass over obj (checked compact text):
  * for each name of the NULL-terminated keys, vals[i] and lens[i] are its
  * text (the last one when repeated), or vals[i] NULL.  Returns how many

@@ -173,7 +173,11 @@ cc_record_raw_at(struct cc_record *rec, const char *path, size_t *len)
 			*len = rec->walk_len;
 			continue;
 		}
-		v = cc_json_member(v, *len, key, len);
+		{
+			const char *last = cc_json_member_last(v, *len, key, len);
+
+			v = last ? last : cc_json_member(v, *len, key, len);
+		}
 		/* the first walk only: route.debug_info.session, then .id */
 		if (v && depth == 0 && strlen(key) < sizeof rec->walk_key) {
 			rec->walk_in = in;

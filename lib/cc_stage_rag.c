@@ -116,6 +116,19 @@ json_str(const char *v, size_t n, char *buf, size_t size)
 	buf[0] = '\0';
 	if (!v || !n || *v != '"')
 		return;
+	if (n >= 2) {	/* ASCII without escapes (agents, categories): as it is */
+		size_t k = 0;
+
+		while (k < n - 2 && (unsigned char)v[1 + k] < 0x80 && v[1 + k] != '\\')
+			k++;
+		if (k == n - 2) {
+			if (k >= size)
+				k = size - 1;
+			memcpy(buf, v + 1, k);
+			buf[k] = '\0';
+			return;
+		}
+	}
 	s = cc_json_to_jv(v, n);
 	if (jv_get_kind(s) == JV_KIND_STRING)
 		snprintf(buf, size, "%s", jv_string_value(s));

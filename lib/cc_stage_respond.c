@@ -266,10 +266,8 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	struct responder *rs = ctx;
 	struct cc_answer a;
 	struct llm_outcome o = {0};
-	/* the response's category and request type are the route's */
-	jv c = cc_record_at(rec, "route.category");
-	jv t = cc_record_at(rec, "route.request_type");
 	const char *category = NULL, *type = NULL;
+	size_t len;
 
 	cc_config_tick(&rs->cfg);
 	rs->ar.now = rs->cfg.now;
@@ -279,22 +277,20 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	 * without one leaves the store unopened (three SQLite files, a tenth
 	 * of a cold question's work).
 	 */
-	jv sid = cc_record_at(rec, "route.debug_info.session.id");
-	int in_session = jv_get_kind(sid) == JV_KIND_STRING;
+	const char *sid = cc_record_raw_at(rec, "route.debug_info.session.id", &len);
+	int in_session = sid && *sid == '"';
 
-	jv_free(sid);
 	cc_answer_init(&a);
 	if (cc_answer_compose(&rs->ar, rec, in_session ? store(rs) : NULL, &a) < 0) {
 		cc_answer_release(&a);
-		jv_free(c);
-		jv_free(t);
 		return cc_record_fail(rec, "no_route", "the record has no route and "
 		    "query: run it through cc-route first");
 	}
-	if (jv_get_kind(c) == JV_KIND_STRING)
-		category = jv_string_value(c);
-	if (jv_get_kind(t) == JV_KIND_STRING)
-		type = jv_string_value(t);
+	/* the response's category and request type are the route's */
+	if (jv_get_kind(a.category) == JV_KIND_STRING)
+		category = jv_string_value(a.category);
+	if (jv_get_kind(a.request_type) == JV_KIND_STRING)
+		type = jv_string_value(a.request_type);
 	ask_llm(rs, rec, &a, &o);
 	/* stored before it is written, so the record can say it was not */
 	if (a.turn >= 0 && rs->store &&
@@ -302,8 +298,6 @@ respond(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		store_lost(rs, rec->line, "cannot add the answer to its turn");
 	write_response(rs, &a, category, type, &o,
 	    a.turn >= 0 && rs->store_failed ? rs->store_why : NULL, out);
-	jv_free(c);
-	jv_free(t);
 	cc_answer_release(&a);
 	return CC_RECORD_SET;
 }
@@ -379,6 +373,7 @@ cc_respond_open(struct cc_stage *stage, const struct cc_respond_options *o,
 	rs->ar = (struct cc_answerer){
 		.domain = rs->domain, .texts = rs->texts, .now = rs->cfg.now, .window = 180,
 		.general_min_score = rs->domain->min_score,
+		.memo = cc_answer_memo_new(),
 	};
 	if (w && *w) {
 		rs->ar.window = strtol(w, &end, 10);
@@ -415,6 +410,7 @@ cc_respond_close(struct cc_stage *stage, int status)
 		return status;
 	cc_llm_release(&rs->llm);
 	cc_http_cleanup();
+	cc_answer_memo_free(rs->ar.memo);
 	cc_texts_free(rs->texts);
 	cc_domain_free(rs->domain);
 	cc_config_release(&rs->cfg);

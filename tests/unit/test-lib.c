@@ -258,6 +258,42 @@ test_member(void)
 	member_is("{\"route\":{\"agent\":\"A\",\"category\":null}}", "route.category", "null", "a null value");
 }
 
+/* cc_json_member_last() of a JSON text (scanned compact first), or NULL. */
+static void
+member_last_is(const char *json, const char *key, const char *want, const char *what)
+{
+	struct cc_json_doc d = {0};
+	char *got = NULL;
+	const char *v = NULL;
+	size_t len = 0;
+
+	if (cc_json_scan(&d, json, strlen(json)) == 0)
+		v = cc_json_member_last(d.text.data, d.text.len, key, &len);
+	if (v)
+		got = strndup(v, len);
+	is_str(got, want, "member_last: %s", what);
+	free(got);
+	cc_json_doc_release(&d);
+}
+
+static void
+test_member_last(void)
+{
+	member_last_is("{\"debug\":{\"x\":1},\"session\":{\"id\":null,\"turn\":null}}",
+	    "session", "{\"id\":null,\"turn\":null}", "the last member, an object");
+	member_last_is("{\"a\":\"s}\\\"{:\",\"session\":\"x:\\\"y\\\\\"}", "session",
+	    "\"x:\\\"y\\\\\"", "a string with escaped quotes, a colon and a backslash at its end");
+	member_last_is("{\"session\":1,\"b\":[{\"session\":2}]}", "session", NULL,
+	    "not the last member (a nested one of that name is no answer)");
+	member_last_is("{\"x\\\"session\":1}", "session", NULL,
+	    "a name that only ends like the key");
+	member_last_is("{\"k\":1,\"k\":2}", "k", "2", "a repeated name: the last");
+	member_last_is("{\"k\":[1,{\"a\":\"]}\"}]}", "k", "[1,{\"a\":\"]}\"}]",
+	    "brackets in a string inside the value");
+	member_last_is("{}", "k", NULL, "an empty object");
+	member_last_is("[1]", "k", NULL, "an array");
+}
+
 /*
  * The scanner's fast paths (eight ASCII bytes, sixteen bytes of two- and
  * three-byte sequences at a time) against utf8proc: random strings of
@@ -1152,6 +1188,7 @@ main(void)
 	test_scan();
 	test_index();
 	test_member();
+	test_member_last();
 	test_elements();
 	test_scan_utf8();
 	test_to_jv();
