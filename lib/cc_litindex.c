@@ -364,19 +364,27 @@ cc_litindex_add_literal(struct cc_litindex *x, const char *s, size_t n, int targ
 	add(x, s, n, target);
 }
 
+struct scan {
+	struct cc_lithit *hits;
+	int *touched;		/* or NULL */
+	size_t *ntouched;
+};
+
 static void
 probe(const struct cc_litindex *x, const char *text, size_t len, size_t at,
-    size_t k, struct cc_lithit *hits)
+    size_t k, const struct scan *sc)
 {
 	for (int i = x->head[bucket((const unsigned char *)text + at, k)]; i >= 0;
 	    i = x->lits[i].next) {
 		const struct lit *l = &x->lits[i];
-		struct cc_lithit *h = &hits[l->target];
+		struct cc_lithit *h = &sc->hits[l->target];
 
 		if (l->key != k || l->n > len - at || memcmp(text + at, x->pool + l->off, l->n) != 0)
 			continue;
 		if (h->n > 0 && h->n <= CC_LIT_POS && h->pos[h->n - 1] == at)
 			continue;	/* another literal of this target, same place */
+		if (h->n == 0 && sc->touched)
+			sc->touched[(*sc->ntouched)++] = l->target;
 		if (h->n < CC_LIT_POS)
 			h->pos[h->n] = at;
 		if (h->n <= CC_LIT_POS)
@@ -384,9 +392,9 @@ probe(const struct cc_litindex *x, const char *text, size_t len, size_t at,
 	}
 }
 
-void
-cc_litindex_scan(const struct cc_litindex *x, const char *text, size_t len,
-    struct cc_lithit *hits)
+static void
+scan(const struct cc_litindex *x, const char *text, size_t len,
+    const struct scan *sc)
 {
 	const unsigned char *u = (const unsigned char *)text;
 
@@ -394,13 +402,31 @@ cc_litindex_scan(const struct cc_litindex *x, const char *text, size_t len,
 		size_t k = key_len(u + i, len - i);
 
 		if (u[i] < 0x80) {
-			probe(x, text, len, i, 1, hits);
+			probe(x, text, len, i, 1, sc);
 			if (k == 2)
-				probe(x, text, len, i, 2, hits);
+				probe(x, text, len, i, 2, sc);
 			i++;
 		} else {
-			probe(x, text, len, i, k, hits);
+			probe(x, text, len, i, k, sc);
 			i += k;
 		}
 	}
+}
+
+void
+cc_litindex_scan(const struct cc_litindex *x, const char *text, size_t len,
+    struct cc_lithit *hits)
+{
+	struct scan sc = { hits, NULL, NULL };
+
+	scan(x, text, len, &sc);
+}
+
+void
+cc_litindex_scan_touched(const struct cc_litindex *x, const char *text,
+    size_t len, struct cc_lithit *hits, int *touched, size_t *ntouched)
+{
+	struct scan sc = { hits, touched, ntouched };
+
+	scan(x, text, len, &sc);
 }

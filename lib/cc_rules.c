@@ -166,7 +166,9 @@ struct cc_rules {
 	struct cc_litindex *lits;	/* targets: cues, then MAX_CUES + fix */
 	int no_prefilter;	/* CC_RULES_NO_PREFILTER: check the prefilter */
 	int casual;		/* "normalise casual": cc_casual() after folding */
-	struct cc_lithit *hits;
+	struct cc_lithit *hits;	/* zero but for the targets in touched */
+	int *touched;		/* the targets the last scan found */
+	size_t ntouched;
 	/* the current evaluation */
 	char *text;
 	size_t text_len;
@@ -938,7 +940,10 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
 		return NULL;
 	}
 	r->md = pcre2_match_data_create(4, NULL);
-	r->hits = cc_xmalloc((MAX_CUES + r->nfixes) * sizeof *r->hits);
+	r->hits = calloc(MAX_CUES + r->nfixes, sizeof *r->hits);
+	r->touched = cc_xmalloc((r->ncues + r->nfixes) * sizeof *r->touched);
+	if (!r->hits)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	return r;
 }
 
@@ -1023,6 +1028,7 @@ cc_rules_free(struct cc_rules *r)
 	free(r->nodes);
 	free(r->text);
 	free(r->hits);
+	free(r->touched);
 	cc_litindex_free(r->lits);
 	free(r->path);
 	pcre2_match_data_free(r->md);
@@ -1032,13 +1038,21 @@ cc_rules_free(struct cc_rules *r)
 
 /* ---- evaluation ---- */
 
+/*
+ * Where the literals are in r->text.  Targets: cues from 0, fixes from
+ * MAX_CUES.  Only the targets the last scan found are cleared: a question
+ * touches a handful of the hundreds, and clearing them all (40 bytes
+ * each, once or twice a question) was a twentieth of routing's
+ * instructions.
+ */
 static void
 scan_literals(struct cc_rules *r)
 {
-	/* targets: cues from 0, fixes from MAX_CUES */
-	memset(r->hits, 0, r->ncues * sizeof *r->hits);
-	memset(r->hits + MAX_CUES, 0, r->nfixes * sizeof *r->hits);
-	cc_litindex_scan(r->lits, r->text, r->text_len, r->hits);
+	for (size_t i = 0; i < r->ntouched; i++)
+		r->hits[r->touched[i]].n = 0;
+	r->ntouched = 0;
+	cc_litindex_scan_touched(r->lits, r->text, r->text_len, r->hits,
+	    r->touched, &r->ntouched);
 }
 
 /* Apply every fix to r->text (global substitution). */
