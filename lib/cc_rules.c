@@ -59,6 +59,7 @@ struct rule {
 	char *copy;		/* the slot name of a copy rule, until resolved */
 	int copy_scope, copy_slot;	/* copy_slot >= 0: "=prev.type" */
 	int expr;		/* -1: otherwise */
+	int entry;		/* its first test in the jump list (jumps_make) */
 	int line;
 	char *expr_src;		/* kept until compiled */
 };
@@ -85,6 +86,27 @@ struct slot {
 	int fired;		/* index of the rule that set it, or -1 */
 };
 
+/*
+ * A condition as a list of leaf tests, each saying where to go next when
+ * it holds and when it does not (another test, or the verdict): the
+ * tests a condition's tree would evaluate, in the same order, without
+ * walking its AND and OR nodes.  "context & a & !b & ... & !n" is one
+ * test when context is false, where the tree, which leans left, went
+ * down and up fourteen nodes.
+ */
+enum { JUMP_TRUE = -1, JUMP_FALSE = -2 };
+struct test {
+	unsigned char op;	/* OP_CUE, OP_SET, OP_EQ or OP_CMP */
+	unsigned char scope;
+	unsigned char cmp;
+	int arg;		/* the cue, or the slot */
+	int t, f;		/* the next test, or JUMP_TRUE / JUMP_FALSE */
+	union {
+		const char *value;	/* OP_EQ */
+		double num;		/* OP_CMP */
+	} u;
+};
+
 /* A member cc-route adds to its route: output NAME [KIND] SLOT... */
 enum output_kind { OUT_STRING, OUT_LIST, OUT_NUMBER, OUT_FLAG };
 struct output {
@@ -102,9 +124,9 @@ struct cue {
 	int line;
 	pcre2_code *re;
 	pcre2_code *re_anchored;	/* the same, anchored, once JIT-compiled */
-	int matched;		/* -1: not tried yet in this evaluation */
+	unsigned long gen;	/* the evaluation that set matched */
+	int matched;
 	int always;		/* no literal prefilter: always run the pattern */
-	const struct cc_lithit *hit;	/* where its literals are, or NULL */
 	size_t start, end;	/* the match in the folded text */
 	char **lines;		/* each line's pattern, for counts */
 	size_t nlines;
@@ -154,6 +176,8 @@ struct cc_rules {
 	char *pin_copy[MAX_SLOTS];	/* pinned values the rules never name */
 	struct node *nodes;
 	size_t nnodes, capnodes;
+	struct test *jumps;	/* the conditions as tests and jumps (jumps_make) */
+	size_t njumps;
 	struct output *outputs;
 	size_t noutputs;
 	char **interned;	/* every value the file names, once */
@@ -170,6 +194,9 @@ struct cc_rules {
 	int *touched;		/* the targets the last scan found */
 	size_t ntouched;
 	/* the current evaluation */
+	unsigned long gen;	/* counts evaluations: a cue of another is untried */
+	int has_last;		/* the engine's own cue, context */
+	uint64_t matched_set[MAX_CUES / 64];	/* the cues with a pattern that matched */
 	char *text;
 	size_t text_len;
 	const char *scope_values[3][MAX_SLOTS];	/* this, last, prev turn */
@@ -1026,6 +1053,7 @@ cc_rules_free(struct cc_rules *r)
 	free(r->skip_agents);
 	free(r->neutral_cues);
 	free(r->nodes);
+	free(r->jumps);
 	free(r->text);
 	free(r->hits);
 	free(r->touched);
@@ -1189,60 +1217,129 @@ match_at(struct cc_rules *r, struct cue *c, size_t at, int anchored)
 /*
  * Run a cue's pattern the first time a condition needs it.  Every match
  * begins with one of the literals found by the prefilter, so the pattern
- * is tried only where they are (lookbehinds still see the text before).
+ * is tried only where they are (lookbehinds still see the text before);
+ * where none is, it is not run at all.  A cue is untried until this
+ * evaluation asks (its gen is another's): the hundreds a question never
+ * asks about are not touched.
  */
 static int
-cue_matches(struct cc_rules *r, struct cue *c)
+cue_try(struct cc_rules *r, struct cue *c)
 {
-	if (c->matched >= 0)
-		return c->matched;
-	if (!c->hit)
+	size_t i = (size_t)(c - r->cues);
+	const struct cc_lithit *hit = c->always || r->no_prefilter ? NULL : &r->hits[i];
+
+	c->gen = r->gen;
+	if (!c->re)	/* the engine's own cue */
+		return c->matched = r->has_last;
+	if (!hit)
 		c->matched = match_at(r, c, 0, 0);
-	else if (c->hit->n > CC_LIT_POS)	/* many places: search from the first */
-		c->matched = match_at(r, c, c->hit->pos[0], 0);
+	else if (hit->n > CC_LIT_POS)	/* many places: search from the first */
+		c->matched = match_at(r, c, hit->pos[0], 0);
 	else {
 		c->matched = 0;
-		for (unsigned k = 0; k < c->hit->n && !c->matched; k++)
-			c->matched = match_at(r, c, c->hit->pos[k], 1);
+		for (unsigned k = 0; k < hit->n && !c->matched; k++)
+			c->matched = match_at(r, c, hit->pos[k], 1);
 	}
+	if (c->matched)
+		r->matched_set[i / 64] |= 1ull << (i % 64);
 	return c->matched;
 }
 
+static inline int
+cue_matches(struct cc_rules *r, struct cue *c)
+{
+	return c->gen == r->gen ? c->matched : cue_try(r, c);
+}
+
+/*
+ * The tests of node n, jumping to t when it holds and to f when not;
+ * returns the first.  The right operand is made first, so that the left
+ * one knows where to go on.
+ */
 static int
-eval(struct cc_rules *r, int n)
+jumps_add(struct cc_rules *r, int n, int t, int f)
 {
 	const struct node *nd = &r->nodes[n];
-	const char *v;
+	struct test *x;
 
 	switch (nd->op) {
+	case OP_NOT:
+		return jumps_add(r, nd->a, f, t);
+	case OP_AND:
+		return jumps_add(r, nd->a, jumps_add(r, nd->b, t, f), f);
+	case OP_OR:
+		return jumps_add(r, nd->a, t, jumps_add(r, nd->b, t, f));
+	default:
+		break;
+	}
+	x = &r->jumps[r->njumps];
+	*x = (struct test){ .op = (unsigned char)nd->op, .scope = (unsigned char)nd->scope,
+	    .cmp = (unsigned char)nd->cmp, .t = t, .f = f };
+	if (nd->op == OP_CUE)
+		x->arg = nd->a;
+	else
+		x->arg = nd->slot;
+	if (nd->op == OP_EQ)
+		x->u.value = nd->value;
+	else if (nd->op == OP_CMP)
+		x->u.num = nd->num;
+	return (int)r->njumps++;
+}
+
+/* Every rule's condition as tests, at the first evaluation. */
+static void
+jumps_make(struct cc_rules *r)
+{
+	/* at most one test a node */
+	r->jumps = cc_xmalloc((r->nnodes ? r->nnodes : 1) * sizeof *r->jumps);
+	for (size_t s = 0; s < r->nslots; s++)
+		for (size_t k = 0; k < r->slots[s].nrules; k++) {
+			struct rule *ru = &r->slots[s].rules[k];
+
+			if (ru->expr >= 0)
+				ru->entry = jumps_add(r, ru->expr, JUMP_TRUE, JUMP_FALSE);
+		}
+}
+
+static int
+test_holds(struct cc_rules *r, const struct test *x)
+{
+	const char *v;
+
+	switch (x->op) {
 	case OP_CUE:
-		return cue_matches(r, &r->cues[nd->a]);
+		return cue_matches(r, &r->cues[x->arg]);
 	case OP_SET:
-		return r->scope_values[nd->scope][nd->slot] != NULL;
+		return r->scope_values[x->scope][x->arg] != NULL;
 	case OP_EQ:	/* values are interned: compare pointers */
-		v = r->scope_values[nd->scope][nd->slot];
-		return v == nd->value;
+		return r->scope_values[x->scope][x->arg] == x->u.value;
 	case OP_CMP: {	/* a value that is not a number compares false */
 		char *end;
-		double x;
+		double n;
 
-		v = r->scope_values[nd->scope][nd->slot];
+		v = r->scope_values[x->scope][x->arg];
 		if (!v)
 			return 0;
-		x = strtod(v, &end);
+		n = strtod(v, &end);
 		if (end == v || *end)
 			return 0;
-		return nd->cmp == CMP_LT ? x < nd->num : nd->cmp == CMP_LE ? x <= nd->num :
-		    nd->cmp == CMP_GT ? x > nd->num : x >= nd->num;
+		return x->cmp == CMP_LT ? n < x->u.num : x->cmp == CMP_LE ? n <= x->u.num :
+		    x->cmp == CMP_GT ? n > x->u.num : n >= x->u.num;
 	}
-	case OP_NOT:
-		return !eval(r, nd->a);
-	case OP_AND:
-		return eval(r, nd->a) && eval(r, nd->b);
-	case OP_OR:
-		return eval(r, nd->a) || eval(r, nd->b);
 	}
 	return 0;
+}
+
+/* Whether the condition that begins at test i holds. */
+static int
+eval(struct cc_rules *r, int i)
+{
+	while (i >= 0) {
+		const struct test *x = &r->jumps[i];
+
+		i = test_holds(r, x) ? x->t : x->f;
+	}
+	return i == JUMP_TRUE;
 }
 
 int
@@ -1363,6 +1460,8 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 {
 	if (!r->jit && ++r->evals >= JIT_AFTER)
 		jit_all(r);
+	if (!r->jumps)
+		jumps_make(r);
 	free(r->text);
 	r->text = cc_text_fold(query, len, &r->text_len, 0);
 	if (r->casual) {	/* 開いとる as 開いてる, before any fix or cue */
@@ -1378,17 +1477,9 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 	apply_fixes(r);	/* leaves the literals scanned in the text it leaves */
 	if (correct_typos(r))
 		scan_literals(r);
-	for (size_t i = 0; i < r->ncues; i++) {
-		struct cue *c = &r->cues[i];
-
-		c->hit = c->always || r->no_prefilter ? NULL : &r->hits[i];
-		if (!c->re)	/* the engine's own cue */
-			c->matched = ctx && ctx->has_last;
-		else if (c->hit && !c->hit->n)
-			c->matched = 0;	/* none of the literals it begins with */
-		else
-			c->matched = -1;	/* matched when a condition asks */
-	}
+	r->gen++;	/* every cue untried */
+	r->has_last = ctx && ctx->has_last;
+	memset(r->matched_set, 0, sizeof r->matched_set);
 	r->inherited = 0;
 	for (size_t s = 0; s < r->nslots; s++) {
 		r->scope_values[SCOPE_THIS][s] = NULL;
@@ -1429,7 +1520,7 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 
 			const char *v = ru->value;
 
-			if (ru->expr >= 0 && !eval(r, ru->expr))
+			if (ru->expr >= 0 && !eval(r, ru->entry))
 				continue;
 			if (ru->copy_slot >= 0) {
 				/* copying nothing does not decide: try the next rule */
@@ -1530,14 +1621,14 @@ cc_rules_write_trace(struct cc_rules *r, struct cc_jw *w, const char *const *omi
 	cc_jw_end(w);
 	cc_jw_key(w, "matched");
 	cc_jw_object(w);
-	for (size_t i = 0; i < r->ncues; i++) {
-		const struct cue *c = &r->cues[i];
+	/* the cues that matched, in order (not those never needed) */
+	for (size_t k = 0; k < MAX_CUES / 64; k++)
+		for (uint64_t m = r->matched_set[k]; m; m &= m - 1) {
+			const struct cue *c = &r->cues[k * 64 + (size_t)__builtin_ctzll(m)];
 
-		if (c->matched <= 0 || !c->re)
-			continue;	/* no match, or never needed */
-		cc_jw_key(w, c->name);
-		cc_jw_str(w, r->text + c->start, c->end - c->start);
-	}
+			cc_jw_key(w, c->name);
+			cc_jw_str(w, r->text + c->start, c->end - c->start);
+		}
 	cc_jw_end(w);
 	cc_jw_key(w, "slots");	/* the ones that were set */
 	cc_jw_object(w);
