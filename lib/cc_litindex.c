@@ -30,6 +30,7 @@ struct lit {
 	size_t off;		/* in the pool */
 	size_t n;
 	size_t key;		/* bytes of s that chose its bucket */
+	uint64_t head, mask;	/* its first 8 bytes (fewer: masked), as words */
 	int target;
 	int next;		/* chain in the bucket */
 };
@@ -95,6 +96,16 @@ cc_litindex_free(struct cc_litindex *x)
 	free(x);
 }
 
+/* Up to the first 8 bytes of s as a word (the rest zero), for one compare. */
+static uint64_t
+head_word(const unsigned char *s, size_t n)
+{
+	uint64_t w = 0;
+
+	memcpy(&w, s, n < 8 ? n : 8);
+	return w;
+}
+
 /* File literal s (n > 0 bytes, copied into the pool) for target. */
 static void
 add(struct cc_litindex *x, const char *s, size_t n, int target)
@@ -117,6 +128,9 @@ add(struct cc_litindex *x, const char *s, size_t n, int target)
 	x->pool_len += n;
 	l->n = n;
 	l->key = key_len((const unsigned char *)s, n);
+	l->head = head_word((const unsigned char *)s, n);
+	l->mask = n >= 8 ? ~(uint64_t)0 :
+	    head_word((const unsigned char *)"\xFF\xFF\xFF\xFF\xFF\xFF\xFF", n);
 	l->target = target;
 	b = bucket((const unsigned char *)s, l->key);
 	l->next = x->head[b];
@@ -370,16 +384,23 @@ struct scan {
 	size_t *ntouched;
 };
 
+/*
+ * The literals with key length k that the text has at `at`.  Most of a
+ * bucket's chain differs from the text in its first eight bytes (two
+ * kana and a bit), which are compared as one word before the rest (w:
+ * the text's at `at`).
+ */
 static void
 probe(const struct cc_litindex *x, const char *text, size_t len, size_t at,
-    size_t k, const struct scan *sc)
+    size_t k, uint64_t w, const struct scan *sc)
 {
 	for (int i = x->head[bucket((const unsigned char *)text + at, k)]; i >= 0;
 	    i = x->lits[i].next) {
 		const struct lit *l = &x->lits[i];
 		struct cc_lithit *h = &sc->hits[l->target];
 
-		if (l->key != k || l->n > len - at || memcmp(text + at, x->pool + l->off, l->n) != 0)
+		if (l->key != k || (w & l->mask) != l->head || l->n > len - at ||
+		    (l->n > 8 && memcmp(text + at + 8, x->pool + l->off + 8, l->n - 8) != 0))
 			continue;
 		if (h->n > 0 && h->n <= CC_LIT_POS && h->pos[h->n - 1] == at)
 			continue;	/* another literal of this target, same place */
@@ -400,14 +421,15 @@ scan(const struct cc_litindex *x, const char *text, size_t len,
 
 	for (size_t i = 0; i < len; ) {
 		size_t k = key_len(u + i, len - i);
+		uint64_t w = head_word(u + i, len - i);
 
 		if (u[i] < 0x80) {
-			probe(x, text, len, i, 1, sc);
+			probe(x, text, len, i, 1, w, sc);
 			if (k == 2)
-				probe(x, text, len, i, 2, sc);
+				probe(x, text, len, i, 2, w, sc);
 			i++;
 		} else {
-			probe(x, text, len, i, k, sc);
+			probe(x, text, len, i, k, w, sc);
 			i += k;
 		}
 	}
