@@ -124,8 +124,6 @@ struct cue {
 	int line;
 	pcre2_code *re;
 	pcre2_code *re_anchored;	/* the same, anchored, once JIT-compiled */
-	unsigned long gen;	/* the evaluation that set matched */
-	int matched;
 	int always;		/* no literal prefilter: always run the pattern */
 	size_t start, end;	/* the match in the folded text */
 	char **lines;		/* each line's pattern, for counts */
@@ -194,7 +192,13 @@ struct cc_rules {
 	int *touched;		/* the targets the last scan found */
 	size_t ntouched;
 	/* the current evaluation */
-	unsigned long gen;	/* counts evaluations: a cue of another is untried */
+	uint32_t gen;		/* counts evaluations, from 1, up to 2^31 - 1 */
+	/*
+	 * Each cue's verdict, gen << 1 | matched: a cue of another evaluation
+	 * is untried.  Apart from the cues, so that asking about one reads
+	 * four bytes of one array, not a line of the cue's own.
+	 */
+	uint32_t tried[MAX_CUES];
 	int has_last;		/* the engine's own cue, context */
 	uint64_t matched_set[MAX_CUES / 64];	/* the cues with a pattern that matched */
 	char *text;
@@ -1223,32 +1227,35 @@ match_at(struct cc_rules *r, struct cue *c, size_t at, int anchored)
  * asks about are not touched.
  */
 static int
-cue_try(struct cc_rules *r, struct cue *c)
+cue_try(struct cc_rules *r, size_t i)
 {
-	size_t i = (size_t)(c - r->cues);
+	struct cue *c = &r->cues[i];
 	const struct cc_lithit *hit = c->always || r->no_prefilter ? NULL : &r->hits[i];
+	int m;
 
-	c->gen = r->gen;
 	if (!c->re)	/* the engine's own cue */
-		return c->matched = r->has_last;
-	if (!hit)
-		c->matched = match_at(r, c, 0, 0);
+		m = r->has_last;
+	else if (!hit)
+		m = match_at(r, c, 0, 0);
 	else if (hit->n > CC_LIT_POS)	/* many places: search from the first */
-		c->matched = match_at(r, c, hit->pos[0], 0);
+		m = match_at(r, c, hit->pos[0], 0);
 	else {
-		c->matched = 0;
-		for (unsigned k = 0; k < hit->n && !c->matched; k++)
-			c->matched = match_at(r, c, hit->pos[k], 1);
+		m = 0;
+		for (unsigned k = 0; k < hit->n && !m; k++)
+			m = match_at(r, c, hit->pos[k], 1);
 	}
-	if (c->matched)
+	if (m && c->re)
 		r->matched_set[i / 64] |= 1ull << (i % 64);
-	return c->matched;
+	r->tried[i] = r->gen << 1 | (uint32_t)m;
+	return m;
 }
 
 static inline int
-cue_matches(struct cc_rules *r, struct cue *c)
+cue_matches(struct cc_rules *r, size_t i)
 {
-	return c->gen == r->gen ? c->matched : cue_try(r, c);
+	uint32_t t = r->tried[i];
+
+	return t >> 1 == r->gen ? (int)(t & 1) : cue_try(r, i);
 }
 
 /*
@@ -1308,7 +1315,7 @@ test_holds(struct cc_rules *r, const struct test *x)
 
 	switch (x->op) {
 	case OP_CUE:
-		return cue_matches(r, &r->cues[x->arg]);
+		return cue_matches(r, (size_t)x->arg);
 	case OP_SET:
 		return r->scope_values[x->scope][x->arg] != NULL;
 	case OP_EQ:	/* values are interned: compare pointers */
@@ -1426,11 +1433,12 @@ jit_all(struct cc_rules *r)
 
 /* How many lines of a cue match: each line of a cue is one pattern. */
 static size_t
-count_lines(struct cc_rules *r, struct cue *c)
+count_lines(struct cc_rules *r, size_t i)
 {
+	struct cue *c = &r->cues[i];
 	size_t n = 0;
 
-	if (!cue_matches(r, c))
+	if (!cue_matches(r, i))
 		return 0;
 	if (c->nlines <= 1)
 		return 1;
@@ -1448,7 +1456,7 @@ count_value(struct cc_rules *r, const struct slot *sl)
 	size_t n = 0;
 
 	for (size_t k = 0; k < sl->nitems; k++)
-		n += sl->items[k].cue >= 0 ? count_lines(r, &r->cues[sl->items[k].cue]) :
+		n += sl->items[k].cue >= 0 ? count_lines(r, (size_t)sl->items[k].cue) :
 		    r->scope_values[SCOPE_THIS][sl->items[k].slot] != NULL;
 	snprintf(num, sizeof num, "%zu", n);
 	return cc_rules_intern(r, num);
@@ -1477,7 +1485,10 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 	apply_fixes(r);	/* leaves the literals scanned in the text it leaves */
 	if (correct_typos(r))
 		scan_literals(r);
-	r->gen++;	/* every cue untried */
+	if (++r->gen >= 1u << 31) {	/* every cue untried */
+		memset(r->tried, 0, sizeof r->tried);
+		r->gen = 1;
+	}
 	r->has_last = ctx && ctx->has_last;
 	memset(r->matched_set, 0, sizeof r->matched_set);
 	r->inherited = 0;
