@@ -44,7 +44,7 @@ struct lit {
 struct flit {
 	uint64_t head;		/* its first 8 bytes (fewer: the rest zero) */
 	uint32_t off;		/* in the pool */
-	uint16_t n;		/* its length, at most 65535 (else not filed) */
+	uint16_t n;		/* its length, or its first 65,535 bytes' */
 	uint8_t key;		/* bytes of it that chose its bucket */
 	int target;
 };
@@ -407,11 +407,16 @@ file(struct cc_litindex *x)
 		for (int i = x->head[b]; i >= 0; i = x->lits[i].next) {
 			const struct lit *l = &x->lits[i];
 
-			if (l->n > UINT16_MAX || l->off > UINT32_MAX)
-				continue;	/* no literal of a rule is that long */
+			if (l->off > UINT32_MAX)
+				cc_die(CC_EXIT_INTERNAL, "more than 4 GB of literals");
+			/*
+			 * A longer literal is filed by its first 65,535 bytes:
+			 * every match still begins with them.
+			 */
 			x->flits[k++] = (struct flit){
 				.head = head_word((const unsigned char *)x->pool + l->off, l->n),
-				.off = (uint32_t)l->off, .n = (uint16_t)l->n,
+				.off = (uint32_t)l->off,
+				.n = (uint16_t)(l->n < UINT16_MAX ? l->n : UINT16_MAX),
 				.key = (uint8_t)l->key, .target = l->target,
 			};
 		}
