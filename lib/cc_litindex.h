@@ -49,8 +49,20 @@ struct cc_lithit {
 	unsigned n;
 	size_t pos[CC_LIT_POS];
 };
-/* Fill hits[target] (zeroed by the caller) from one pass over the text. */
-void cc_litindex_scan(const struct cc_litindex *x, const char *text,
+/*
+ * Fill hits[target] (zeroed by the caller) from one pass over the text.
+ * The first scan after an add files the literals for scanning (not
+ * const for that).
+ */
+void cc_litindex_scan(struct cc_litindex *x, const char *text,
 	size_t len, struct cc_lithit *hits);
+/*
+ * The same, appending to touched[*ntouched] each target whose n left 0,
+ * once (touched has room for every target): a caller with hundreds of
+ * targets then zeroes the few a text touched (their n) before the next
+ * scan, not all of them.
+ */
+void cc_litindex_scan_touched(struct cc_litindex *x, const char *text,
+	size_t len, struct cc_lithit *hits, int *touched, size_t *ntouched);
 
 #endif

@@ -62,6 +62,7 @@ struct rule {
 	char *copy;		/* the slot name of a copy rule, until resolved */
 	int copy_scope, copy_slot;	/* copy_slot >= 0: "=prev.type" */
 	int expr;		/* -1: otherwise */
+	int entry;		/* its first test in the jump list (jumps_make) */
 	int line;
 	char *expr_src;		/* kept until compiled */
 };
@@ -88,6 +89,27 @@ struct slot {
 	int fired;		/* index of the rule that set it, or -1 */
 };
 
+/*
+ * A condition as a list of leaf tests, each saying where to go next when
+ * it holds and when it does not (another test, or the verdict): the
+ * tests a condition's tree would evaluate, in the same order, without
+ * walking its AND and OR nodes.  "context & a & !b & ... & !n" is one
+ * test when context is false, where the tree, which leans left, went
+ * down and up fourteen nodes.
+ */
+enum { JUMP_TRUE = -1, JUMP_FALSE = -2 };
+struct test {
+	unsigned char op;	/* OP_CUE, OP_SET, OP_EQ or OP_CMP */
+	unsigned char scope;
+	unsigned char cmp;
+	int arg;		/* the cue, or the slot */
+	int t, f;		/* the next test, or JUMP_TRUE / JUMP_FALSE */
+	union {
+		const char *value;	/* OP_EQ */
+		double num;		/* OP_CMP */
+	} u;
+};
+
 /* A member cc-route adds to its route: output NAME [KIND] SLOT... */
 enum output_kind { OUT_STRING, OUT_LIST, OUT_NUMBER, OUT_FLAG };
 struct output {
@@ -105,9 +127,7 @@ struct cue {
 	int line;
 	pcre2_code *re;
 	pcre2_code *re_anchored;	/* the same, anchored, once JIT-compiled */
-	int matched;		/* -1: not tried yet in this evaluation */
 	int always;		/* no literal prefilter: always run the pattern */
-	const struct cc_lithit *hit;	/* where its literals are, or NULL */
 	size_t start, end;	/* the match in the folded text */
 	char **lines;		/* each line's pattern, for counts */
 	size_t nlines;
@@ -159,6 +179,8 @@ struct cc_rules {
 	char *pin_copy[MAX_SLOTS];	/* pinned values the rules never name */
 	struct node *nodes;
 	size_t nnodes, capnodes;
+	struct test *jumps;	/* the conditions as tests and jumps (jumps_make) */
+	size_t njumps;
 	struct output *outputs;
 	size_t noutputs;
 	char **interned;	/* every value the file names, once */
@@ -171,8 +193,19 @@ struct cc_rules {
 	struct cc_litindex *lits;	/* targets: cues, then MAX_CUES + fix */
 	int no_prefilter;	/* CC_RULES_NO_PREFILTER: check the prefilter */
 	int casual;		/* "normalise casual": cc_casual() after folding */
-	struct cc_lithit *hits;
+	struct cc_lithit *hits;	/* zero but for the targets in touched */
+	int *touched;		/* the targets the last scan found */
+	size_t ntouched;
 	/* the current evaluation */
+	uint32_t gen;		/* counts evaluations, from 1, up to 2^31 - 1 */
+	/*
+	 * Each cue's verdict, gen << 1 | matched: a cue of another evaluation
+	 * is untried.  Apart from the cues, so that asking about one reads
+	 * four bytes of one array, not a line of the cue's own.
+	 */
+	uint32_t tried[MAX_CUES];
+	int has_last;		/* the engine's own cue, context */
+	uint64_t matched_set[MAX_CUES / 64];	/* the cues with a pattern that matched */
 	char *text;
 	size_t text_len;
 	const char *scope_values[3][MAX_SLOTS];	/* this, last, prev turn */
@@ -925,7 +958,10 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
 		return NULL;
 	}
 	r->md = pcre2_match_data_create(4, NULL);
-	r->hits = cc_xmalloc((MAX_CUES + r->nfixes) * sizeof *r->hits);
+	r->hits = calloc(MAX_CUES + r->nfixes, sizeof *r->hits);
+	r->touched = cc_xmalloc((r->ncues + r->nfixes) * sizeof *r->touched);
+	if (!r->hits)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
 	return r;
 }
 
@@ -1008,8 +1044,10 @@ cc_rules_free(struct cc_rules *r)
 	free(r->skip_agents);
 	free(r->neutral_cues);
 	free(r->nodes);
+	free(r->jumps);
 	free(r->text);
 	free(r->hits);
+	free(r->touched);
 	cc_litindex_free(r->lits);
 	free(r->path);
 	pcre2_match_data_free(r->md);
@@ -1023,13 +1061,21 @@ cc_rules_free(struct cc_rules *r)
 
 /* ---- evaluation ---- */
 
+/*
+ * Where the literals are in r->text.  Targets: cues from 0, fixes from
+ * MAX_CUES.  Only the targets the last scan found are cleared: a question
+ * touches a handful of the hundreds, and clearing them all (40 bytes
+ * each, once or twice a question) was a twentieth of routing's
+ * instructions.
+ */
 static void
 scan_literals(struct cc_rules *r)
 {
-	/* targets: cues from 0, fixes from MAX_CUES */
-	memset(r->hits, 0, r->ncues * sizeof *r->hits);
-	memset(r->hits + MAX_CUES, 0, r->nfixes * sizeof *r->hits);
-	cc_litindex_scan(r->lits, r->text, r->text_len, r->hits);
+	for (size_t i = 0; i < r->ntouched; i++)
+		r->hits[r->touched[i]].n = 0;
+	r->ntouched = 0;
+	cc_litindex_scan_touched(r->lits, r->text, r->text_len, r->hits,
+	    r->touched, &r->ntouched);
 }
 
 /* Apply every fix to r->text (global substitution). */
@@ -1166,60 +1212,132 @@ match_at(struct cc_rules *r, struct cue *c, size_t at, int anchored)
 /*
  * Run a cue's pattern the first time a condition needs it.  Every match
  * begins with one of the literals found by the prefilter, so the pattern
- * is tried only where they are (lookbehinds still see the text before).
+ * is tried only where they are (lookbehinds still see the text before);
+ * where none is, it is not run at all.  A cue is untried until this
+ * evaluation asks (its gen is another's): the hundreds a question never
+ * asks about are not touched.
  */
 static int
-cue_matches(struct cc_rules *r, struct cue *c)
+cue_try(struct cc_rules *r, size_t i)
 {
-	if (c->matched >= 0)
-		return c->matched;
-	if (!c->hit)
-		c->matched = match_at(r, c, 0, 0);
-	else if (c->hit->n > CC_LIT_POS)	/* many places: search from the first */
-		c->matched = match_at(r, c, c->hit->pos[0], 0);
+	struct cue *c = &r->cues[i];
+	const struct cc_lithit *hit = c->always || r->no_prefilter ? NULL : &r->hits[i];
+	int m;
+
+	if (!c->re)	/* the engine's own cue */
+		m = r->has_last;
+	else if (!hit)
+		m = match_at(r, c, 0, 0);
+	else if (hit->n > CC_LIT_POS)	/* many places: search from the first */
+		m = match_at(r, c, hit->pos[0], 0);
 	else {
-		c->matched = 0;
-		for (unsigned k = 0; k < c->hit->n && !c->matched; k++)
-			c->matched = match_at(r, c, c->hit->pos[k], 1);
+		m = 0;
+		for (unsigned k = 0; k < hit->n && !m; k++)
+			m = match_at(r, c, hit->pos[k], 1);
 	}
-	return c->matched;
+	if (m && c->re)
+		r->matched_set[i / 64] |= 1ull << (i % 64);
+	r->tried[i] = r->gen << 1 | (uint32_t)m;
+	return m;
+}
+
+static inline int
+cue_matches(struct cc_rules *r, size_t i)
+{
+	uint32_t t = r->tried[i];
+
+	return t >> 1 == r->gen ? (int)(t & 1) : cue_try(r, i);
+}
+
+/*
+ * The tests of node n, jumping to t when it holds and to f when not;
+ * returns the first.  The right operand is made first, so that the left
+ * one knows where to go on.
+ */
+static int
+jumps_add(struct cc_rules *r, int n, int t, int f)
+{
+	const struct node *nd = &r->nodes[n];
+	struct test *x;
+
+	switch (nd->op) {
+	case OP_NOT:
+		return jumps_add(r, nd->a, f, t);
+	case OP_AND:
+		return jumps_add(r, nd->a, jumps_add(r, nd->b, t, f), f);
+	case OP_OR:
+		return jumps_add(r, nd->a, t, jumps_add(r, nd->b, t, f));
+	default:
+		break;
+	}
+	x = &r->jumps[r->njumps];
+	*x = (struct test){ .op = (unsigned char)nd->op, .scope = (unsigned char)nd->scope,
+	    .cmp = (unsigned char)nd->cmp, .t = t, .f = f };
+	if (nd->op == OP_CUE)
+		x->arg = nd->a;
+	else
+		x->arg = nd->slot;
+	if (nd->op == OP_EQ)
+		x->u.value = nd->value;
+	else if (nd->op == OP_CMP)
+		x->u.num = nd->num;
+	return (int)r->njumps++;
+}
+
+/* Every rule's condition as tests, at the first evaluation. */
+static void
+jumps_make(struct cc_rules *r)
+{
+	/* at most one test a node */
+	r->jumps = cc_xmalloc((r->nnodes ? r->nnodes : 1) * sizeof *r->jumps);
+	for (size_t s = 0; s < r->nslots; s++)
+		for (size_t k = 0; k < r->slots[s].nrules; k++) {
+			struct rule *ru = &r->slots[s].rules[k];
+
+			if (ru->expr >= 0)
+				ru->entry = jumps_add(r, ru->expr, JUMP_TRUE, JUMP_FALSE);
+		}
 }
 
 static int
-eval(struct cc_rules *r, int n)
+test_holds(struct cc_rules *r, const struct test *x)
 {
-	const struct node *nd = &r->nodes[n];
 	const char *v;
 
-	switch (nd->op) {
+	switch (x->op) {
 	case OP_CUE:
-		return cue_matches(r, &r->cues[nd->a]);
+		return cue_matches(r, (size_t)x->arg);
 	case OP_SET:
-		return r->scope_values[nd->scope][nd->slot] != NULL;
+		return r->scope_values[x->scope][x->arg] != NULL;
 	case OP_EQ:	/* values are interned: compare pointers */
-		v = r->scope_values[nd->scope][nd->slot];
-		return v == nd->value;
+		return r->scope_values[x->scope][x->arg] == x->u.value;
 	case OP_CMP: {	/* a value that is not a number compares false */
 		char *end;
-		double x;
+		double n;
 
-		v = r->scope_values[nd->scope][nd->slot];
+		v = r->scope_values[x->scope][x->arg];
 		if (!v)
 			return 0;
-		x = strtod(v, &end);
+		n = strtod(v, &end);
 		if (end == v || *end)
 			return 0;
-		return nd->cmp == CMP_LT ? x < nd->num : nd->cmp == CMP_LE ? x <= nd->num :
-		    nd->cmp == CMP_GT ? x > nd->num : x >= nd->num;
+		return x->cmp == CMP_LT ? n < x->u.num : x->cmp == CMP_LE ? n <= x->u.num :
+		    x->cmp == CMP_GT ? n > x->u.num : n >= x->u.num;
 	}
-	case OP_NOT:
-		return !eval(r, nd->a);
-	case OP_AND:
-		return eval(r, nd->a) && eval(r, nd->b);
-	case OP_OR:
-		return eval(r, nd->a) || eval(r, nd->b);
 	}
 	return 0;
+}
+
+/* Whether the condition that begins at test i holds. */
+static int
+eval(struct cc_rules *r, int i)
+{
+	while (i >= 0) {
+		const struct test *x = &r->jumps[i];
+
+		i = test_holds(r, x) ? x->t : x->f;
+	}
+	return i == JUMP_TRUE;
 }
 
 int
@@ -1306,11 +1424,12 @@ jit_all(struct cc_rules *r)
 
 /* How many lines of a cue match: each line of a cue is one pattern. */
 static size_t
-count_lines(struct cc_rules *r, struct cue *c)
+count_lines(struct cc_rules *r, size_t i)
 {
+	struct cue *c = &r->cues[i];
 	size_t n = 0;
 
-	if (!cue_matches(r, c))
+	if (!cue_matches(r, i))
 		return 0;
 	if (c->nlines <= 1)
 		return 1;
@@ -1328,7 +1447,7 @@ count_value(struct cc_rules *r, const struct slot *sl)
 	size_t n = 0;
 
 	for (size_t k = 0; k < sl->nitems; k++)
-		n += sl->items[k].cue >= 0 ? count_lines(r, &r->cues[sl->items[k].cue]) :
+		n += sl->items[k].cue >= 0 ? count_lines(r, (size_t)sl->items[k].cue) :
 		    r->scope_values[SCOPE_THIS][sl->items[k].slot] != NULL;
 	snprintf(num, sizeof num, "%zu", n);
 	return cc_rules_intern(r, num);
@@ -1340,6 +1459,8 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 {
 	if (!r->jit && ++r->evals >= JIT_AFTER)
 		jit_all(r);
+	if (!r->jumps)
+		jumps_make(r);
 	free(r->text);
 	r->text = cc_text_fold(query, len, &r->text_len, 0);
 	if (r->casual) {	/* 開いとる as 開いてる, before any fix or cue */
@@ -1355,17 +1476,12 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 	apply_fixes(r);	/* leaves the literals scanned in the text it leaves */
 	if (correct_typos(r))
 		scan_literals(r);
-	for (size_t i = 0; i < r->ncues; i++) {
-		struct cue *c = &r->cues[i];
-
-		c->hit = c->always || r->no_prefilter ? NULL : &r->hits[i];
-		if (!c->re)	/* the engine's own cue */
-			c->matched = ctx && ctx->has_last;
-		else if (c->hit && !c->hit->n)
-			c->matched = 0;	/* none of the literals it begins with */
-		else
-			c->matched = -1;	/* matched when a condition asks */
+	if (++r->gen >= 1u << 31) {	/* every cue untried */
+		memset(r->tried, 0, sizeof r->tried);
+		r->gen = 1;
 	}
+	r->has_last = ctx && ctx->has_last;
+	memset(r->matched_set, 0, sizeof r->matched_set);
 	r->inherited = 0;
 	for (size_t s = 0; s < r->nslots; s++) {
 		r->scope_values[SCOPE_THIS][s] = NULL;
@@ -1406,7 +1522,7 @@ cc_rules_eval(struct cc_rules *r, const char *query, size_t len,
 
 			const char *v = ru->value;
 
-			if (ru->expr >= 0 && !eval(r, ru->expr))
+			if (ru->expr >= 0 && !eval(r, ru->entry))
 				continue;
 			if (ru->copy_slot >= 0) {
 				/* copying nothing does not decide: try the next rule */
@@ -1507,14 +1623,14 @@ cc_rules_write_trace(struct cc_rules *r, struct cc_jw *w, const char *const *omi
 	cc_jw_end(w);
 	cc_jw_key(w, "matched");
 	cc_jw_object(w);
-	for (size_t i = 0; i < r->ncues; i++) {
-		const struct cue *c = &r->cues[i];
+	/* the cues that matched, in order (not those never needed) */
+	for (size_t k = 0; k < MAX_CUES / 64; k++)
+		for (uint64_t m = r->matched_set[k]; m; m &= m - 1) {
+			const struct cue *c = &r->cues[k * 64 + (size_t)__builtin_ctzll(m)];
 
-		if (c->matched <= 0 || !c->re)
-			continue;	/* no match, or never needed */
-		cc_jw_key(w, c->name);
-		cc_jw_str(w, r->text + c->start, c->end - c->start);
-	}
+			cc_jw_key(w, c->name);
+			cc_jw_str(w, r->text + c->start, c->end - c->start);
+		}
 	cc_jw_end(w);
 	cc_jw_key(w, "slots");	/* the ones that were set */
 	cc_jw_object(w);

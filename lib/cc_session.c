@@ -129,6 +129,7 @@ kept_copy(struct cc_turn *k, const struct cc_turn *t, long long id)
 	k->id = id;
 	k->at = t->at;
 	k->answer = NULL;
+	k->note = t->note;
 }
 
 static void
@@ -458,18 +459,27 @@ cc_session_transient(struct cc_session *s)
 	return s && s->ops->transient(s->b);
 }
 
+/* A turn read from the store has no note: that is the writer's, in process. */
+static int
+no_notes(struct cc_turn *turns, int n)
+{
+	for (int i = 0; i < n; i++)
+		turns[i].note = 0;
+	return n;
+}
+
 int
 cc_session_recent(struct cc_session *s, const char *session, time_t since,
     struct cc_turn *turns, int max)
 {
-	return s->ops->recent(s->b, session, since, turns, max);
+	return no_notes(turns, s->ops->recent(s->b, session, since, turns, max));
 }
 
 int
 cc_session_before(struct cc_session *s, const char *session, long long turn,
     time_t since, struct cc_turn *turns, int max)
 {
-	return s->ops->before(s->b, session, turn, since, turns, max);
+	return no_notes(turns, s->ops->before(s->b, session, turn, since, turns, max));
 }
 
 int

@@ -24,6 +24,13 @@ struct cc_turn {
 	char *query, *language, *agent, *category, *request_type;
 	char *slots;		/* the router's slots as a JSON object */
 	char *answer;		/* added by cc-respond; NULL if none or not asked for */
+	/*
+	 * The writer's own note on a turn it added (cc-route: which of its
+	 * parsed slot texts this turn's is), kept with the turn in process
+	 * (CC_SESSION_CACHE) and given back by cc_session_turns; 0 for a
+	 * turn read from the store.
+	 */
+	unsigned long note;
 };
 
 /*
