@@ -86,7 +86,7 @@ open_chain(char *const *names, size_t n, int mute, int *status,
 			close(null);
 		}
 	}
-	c = cc_chain_open(names, n, status, err, errlen);
+	c = cc_chain_open_flags(names, n, CC_CHAIN_BATCH, status, err, errlen);
 	if (saved >= 0) {
 		fflush(stderr);
 		dup2(saved, 2);
@@ -257,6 +257,8 @@ run_here(struct cc_chain *c, const char *last, int unbuffered, int in, int outfd
 	for (;;) {
 		int waiting = !line_buffered(f) && !readable(fileno(f), 0);
 
+		if (waiting && out.len)
+			cc_chain_flush(c);	/* commit before records leave */
 		if (waiting && hand_on(outfd, &out) < 0) {
 			failed = 1;
 			err = errno;
@@ -267,6 +269,8 @@ run_here(struct cc_chain *c, const char *last, int unbuffered, int in, int outfd
 		if ((n = getline(&line, &cap, f)) < 0)
 			break;
 		cc_chain_line(c, line, (size_t)n, &out);
+		if ((unbuffered || out.len >= SEND_CHUNK) && out.len)
+			cc_chain_flush(c);
 		if ((unbuffered || out.len >= SEND_CHUNK) && hand_on(outfd, &out) < 0) {
 			failed = 1;
 			err = errno;
@@ -279,6 +283,8 @@ run_here(struct cc_chain *c, const char *last, int unbuffered, int in, int outfd
 		failed = 2;
 	}
 	fclose(f);
+	if (!failed && out.len)
+		cc_chain_flush(c);
 	if (!failed && hand_on(outfd, &out) < 0) {
 		failed = 1;
 		err = errno;
@@ -313,16 +319,18 @@ get_u64(const char *p)
 /* ---- a worker: frames in, the chain, frames out ---- */
 
 /*
- * Hand the records to the parent.  The stages have committed what they
- * keep elsewhere record by record (cc_chain_line): a chain must not hold
- * cc-route's batch of turns while its cc-respond waits for the answers'
- * lock, which another worker's cc-respond may hold while its cc-route
- * waits for the turns' (two stage processes never hold both).
+ * Hand the records to the parent, their turns and answers committed
+ * first (cc_chain_flush): a record never leaves before its turn can be
+ * read by whoever reads the output.  The chain's store holds no lock
+ * between its commits (CC_SESSION_BATCH), and writes turns and answers
+ * one file after the other, so workers on one store never wait for each
+ * other's batches, nor hold one file's lock while waiting for the
+ * other's.
  */
 static int
 send(struct cc_chain *c, int fd, struct cc_buf *out)
 {
-	(void)c;
+	cc_chain_flush(c);
 	if (write_all(fd, out->data, out->len) < 0)
 		return -1;
 	out->len = 0;
