@@ -557,93 +557,6 @@ take(int fd, struct cc_buf *b)
 	return 0;
 }
 
-/*
- * Read input into b until its first record (a line that is not blank) is
- * whole, or the input ends: 1 if that record is in a session.
- */
-static int
-first_in_session(int in, struct cc_buf *b, int *eof, struct cc_json_doc *doc)
-{
-	size_t at = 0;
-
-	for (;;) {
-		char *nl;
-		ssize_t r;
-
-		while ((nl = next_nl(b, at))) {
-			size_t len = (size_t)(nl - (b->data + at)) + 1;
-
-			if (!blank(b->data + at, len)) {
-				char *id = cc_record_line_session(doc, b->data + at, len);
-
-				free(id);
-				return id != NULL;
-			}
-			at += len;
-		}
-		if (*eof)
-			return 0;
-		cc_buf_grow_to(b, 1 << 16);
-		while ((r = read(in, b->data + b->len, b->cap - b->len - 1)) < 0 &&
-		    errno == EINTR)
-			;
-		if (r <= 0) {
-			*eof = 1;	/* an error is read again, and told, later */
-			if (at < b->len && !blank(b->data + at, b->len - at)) {
-				char *id = cc_record_line_session(doc, b->data + at,
-				    b->len - at);
-
-				free(id);
-				return id != NULL;
-			}
-			return 0;
-		}
-		b->len += (size_t)r;
-	}
-}
-
-/*
- * Run the stage processes on the whole input: what was read already,
- * then the rest, through a pipe that a child fills.
- */
-static _Noreturn void
-delegate(char *const *argv, const char *stages, int in, struct cc_buf *b)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe(p) < 0 || (pid = fork()) < 0)
-		cc_die(CC_EXIT_INTERNAL, "cannot start the stage processes: %s",
-		    strerror(errno));
-	if (pid == 0) {		/* the feeder */
-		char buf[1 << 16];
-		ssize_t r;
-
-		close(p[0]);
-		close(1);	/* a reader waits for the stages' output alone */
-		signal(SIGPIPE, SIG_IGN);	/* the stages left: stop quietly */
-		if (write_all(p[1], b->data, b->len) < 0)
-			_exit(0);
-		while ((r = read(in, buf, sizeof buf)) != 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r < 0 || write_all(p[1], buf, (size_t)r) < 0)
-				break;
-		}
-		_exit(0);
-	}
-	close(p[1]);
-	if (dup2(p[0], 0) < 0)
-		cc_die(CC_EXIT_INTERNAL, "dup2: %s", strerror(errno));
-	close(p[0]);
-	if (in != 0)
-		close(in);
-	if (stages && setenv("CC_STAGES", stages, 1) < 0)
-		cc_die(CC_EXIT_INTERNAL, "setenv: %s", strerror(errno));
-	execv(argv[0], argv);
-	cc_die(CC_EXIT_USAGE, "cannot run '%s': %s", argv[0], strerror(errno));
-}
-
 int
 cc_run(char *const *names, size_t n, const struct cc_run_options *o,
     int in, int outfd)
@@ -677,9 +590,6 @@ cc_run(char *const *names, size_t n, const struct cc_run_options *o,
 		}
 		return run_here(c, names[n - 1], o->unbuffered, in, outfd);
 	}
-
-	if (o->processes && first_in_session(in, &inb, &in_eof, &doc))
-		delegate(o->processes, o->processes_stages, in, &inb);
 
 	memset(hands, 0, sizeof hands);
 	said = cc_xmalloc(MSG_BUCKETS * sizeof *said);
