@@ -198,8 +198,14 @@ readable(int fd, int ms)
  * cc_record_run() does: no record sits in a buffer while input is quiet.
  */
 #define CHUNK 65536
-/* A worker hands its records to the parent in chunks of this size. */
-#define SEND_CHUNK (1 << 18)
+/*
+ * A worker hands its records to the parent in chunks of this size, and
+ * commits its store's batch before each (send): at 256 kB, about forty
+ * records, the commits of two workers on one SQLite store were a tenth
+ * of their work, and each emptied the other's page cache.  A megabyte
+ * is what a stage process with a store hands on (cc_record.c).
+ */
+#define SEND_CHUNK (1 << 20)
 
 /* ---- one process: the chain over the stream itself ---- */
 
