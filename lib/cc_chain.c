@@ -13,6 +13,7 @@
 #include "cc_util.h"
 #include "cc_json.h"
 #include "cc_record.h"
+#include "cc_session.h"
 #include "cc_stages.h"
 #include "cc_chain.h"
 
@@ -33,6 +34,10 @@ struct link {
 struct cc_chain {
 	struct link *links;
 	size_t n;
+	/* CC_CHAIN_BATCH: cc-route's and cc-respond's store, and whether
+	   the stages' flush() waits for cc_chain_flush() */
+	struct cc_session *shared;
+	int batch;
 	struct cc_chain *next;	/* left at exit before it */
 };
 
@@ -53,13 +58,13 @@ cc_chain_has(const char *name)
 
 /* What the stage's program would do with no options. */
 static int
-open_stage(struct link *l, char *err, size_t errlen)
+open_stage(struct link *l, struct cc_session **shared, char *err, size_t errlen)
 {
-	static const struct cc_route_options ro;
+	const struct cc_route_options ro = { .shared = shared };
 	static const struct cc_event_stage_options eo;
 	static const struct cc_rag_options go = CC_RAG_OPTIONS_INIT;
 	/* no reader of a stream in one process: the answer comes whole */
-	static const struct cc_respond_options po = { .no_stream = 1 };
+	const struct cc_respond_options po = { .no_stream = 1, .shared = shared };
 
 	switch (l->kind) {
 	case DETECT: return cc_detect_open(&l->stage, err, errlen);
@@ -114,12 +119,24 @@ close_links(struct cc_chain *c, size_t n, int leave)
 		if (s > worst)
 			worst = s;
 	}
+	/* the stages flushed it as they ended: this commits nothing new */
+	cc_session_close(c->shared);
+	c->shared = NULL;
 	return worst;
 }
 
 struct cc_chain *
 cc_chain_open(char *const *stages, size_t n, int *status, char *err, size_t errlen)
 {
+	return cc_chain_open_flags(stages, n, 0, status, err, errlen);
+}
+
+struct cc_chain *
+cc_chain_open_flags(char *const *stages, size_t n, int flags, int *status,
+    char *err, size_t errlen)
+{
+	int route = 0, respond = 0;
+
 	struct cc_chain *c = cc_xmalloc(sizeof *c);
 
 	*status = 0;
@@ -127,20 +144,28 @@ cc_chain_open(char *const *stages, size_t n, int *status, char *err, size_t errl
 	memset(c, 0, sizeof *c);
 	c->links = cc_xmalloc((n ? n : 1) * sizeof *c->links);
 	memset(c->links, 0, (n ? n : 1) * sizeof *c->links);
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		if (kind_of(stages[i]) < 0)
 			goto fail;
+		route |= kind_of(stages[i]) == ROUTE;
+		respond |= kind_of(stages[i]) == RESPOND;
+	}
+	c->batch = (flags & CC_CHAIN_BATCH) != 0;
 	for (c->n = 0; c->n < n; c->n++) {
 		struct link *l = &c->links[c->n];
 		const char *was;
 
 		l->kind = (enum kind)kind_of(stages[c->n]);
 		was = speak_as(l);
-		*status = open_stage(l, err, errlen);
+		/* one store for both, when both are here */
+		*status = open_stage(l, c->batch && route && respond ? &c->shared : NULL,
+		    err, errlen);
 		cc_progname = was;
 		if (*status)
 			goto fail;
 		l->stream = cc_record_stream_new(&l->stage);
+		if (c->batch)
+			cc_record_stream_hold(l->stream);
 	}
 	return c;
 fail:
@@ -181,8 +206,26 @@ cc_chain_line_at(struct cc_chain *c, const char *line, size_t len,
 }
 
 void
+cc_chain_flush(struct cc_chain *c)
+{
+	if (!c->batch)
+		return;	/* each record flushed them already */
+	for (size_t i = 0; i < c->n; i++) {
+		struct link *l = &c->links[i];
+
+		if (l->stage.flush) {
+			const char *was = speak_as(l);
+
+			l->stage.flush(l->stage.ctx);
+			cc_progname = was;
+		}
+	}
+}
+
+void
 cc_chain_idle(struct cc_chain *c)
 {
+	cc_chain_flush(c);
 	for (size_t i = 0; i < c->n; i++) {
 		struct link *l = &c->links[i];
 

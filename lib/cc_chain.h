@@ -29,6 +29,20 @@ struct cc_chain;
 struct cc_chain *cc_chain_open(char *const *names, size_t n, int *status,
 	char *err, size_t errlen);
 /*
+ * The same, with CC_CHAIN_BATCH: what the stages write elsewhere is
+ * committed when the caller hands records on (cc_chain_flush, and
+ * cc_chain_idle), not after every record; cc-route and cc-respond share
+ * one session store (CC_SESSION_BATCH), so cc-respond reads the turns
+ * its cc-route has not committed yet.  For a caller that hands its
+ * output on in chunks (cc_run.c), which calls cc_chain_flush() before
+ * each: no record leaves before its turn is committed.
+ */
+#define CC_CHAIN_BATCH 1
+struct cc_chain *cc_chain_open_flags(char *const *names, size_t n, int flags,
+	int *status, char *err, size_t errlen);
+/* Commit what the stages keep (CC_CHAIN_BATCH); nothing otherwise. */
+void cc_chain_flush(struct cc_chain *c);
+/*
  * One line through the stages: the last one's output line (with its
  * newline) appended to out; nothing when a stage wrote nothing.
  */

@@ -691,6 +691,7 @@ cc_record_run(struct cc_stage *stage, FILE *in, FILE *out)
 
 struct cc_record_stream {
 	struct run r;
+	int held;		/* flush() is the caller's (cc_record_stream_hold) */
 };
 
 struct cc_record_stream *
@@ -713,7 +714,7 @@ cc_record_stream_line(struct cc_record_stream *s, const char *line, size_t len,
 
 	run_line(r, line, len);
 	/* what hand_on() does before the next stage may see the record */
-	if (r->stage->flush)
+	if (r->stage->flush && !s->held)
 		r->stage->flush(r->stage->ctx);
 	cc_buf_add(out, r->out.data, r->out.len);
 	r->out.len = 0;
@@ -856,7 +857,7 @@ cc_record_stream_pass(struct cc_record_stream *s, const char *line, size_t len,
 		run_line(r, line, len);
 	}
 	/* what hand_on() does before the next stage may see the record */
-	if (r->stage->flush)
+	if (r->stage->flush && !s->held)
 		r->stage->flush(r->stage->ctx);
 	if (r->out.len == 0)
 		return 0;
@@ -900,6 +901,12 @@ cc_record_stream_free(struct cc_record_stream *s)
 	cc_buf_release(&s->r.intext);
 	free(s);
 	return status;
+}
+
+void
+cc_record_stream_hold(struct cc_record_stream *s)
+{
+	s->held = 1;
 }
 
 void

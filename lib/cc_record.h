@@ -181,6 +181,13 @@ int cc_record_stream_pass(struct cc_record_stream *s, const char *line,
  */
 void cc_record_stream_seek(struct cc_record_stream *s, unsigned long n);
 /*
+ * Leave the stage's flush() to the caller from here on, rather than run
+ * it after every record: for stages whose later stages read what it
+ * wrote elsewhere through the same connection (cc_chain.h's batches),
+ * where a commit a record cost more than the record.  Free still runs it.
+ */
+void cc_record_stream_hold(struct cc_record_stream *s);
+/*
  * The session of the input line[0..len) as a stage reads it from the
  * record (cc_record_session_id), or NULL when there is none or the line
  * is no record; owned.  For a caller that must keep a session's records

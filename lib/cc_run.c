@@ -86,7 +86,7 @@ open_chain(char *const *names, size_t n, int mute, int *status,
 			close(null);
 		}
 	}
-	c = cc_chain_open(names, n, status, err, errlen);
+	c = cc_chain_open_flags(names, n, CC_CHAIN_BATCH, status, err, errlen);
 	if (saved >= 0) {
 		fflush(stderr);
 		dup2(saved, 2);
@@ -198,8 +198,14 @@ readable(int fd, int ms)
  * cc_record_run() does: no record sits in a buffer while input is quiet.
  */
 #define CHUNK 65536
-/* A worker hands its records to the parent in chunks of this size. */
-#define SEND_CHUNK (1 << 18)
+/*
+ * A worker hands its records to the parent in chunks of this size, and
+ * commits its store's batch before each (send): at 256 kB, about forty
+ * records, the commits of two workers on one SQLite store were a tenth
+ * of their work, and each emptied the other's page cache.  A megabyte
+ * is what a stage process with a store hands on (cc_record.c).
+ */
+#define SEND_CHUNK (1 << 20)
 
 /* ---- one process: the chain over the stream itself ---- */
 
@@ -257,6 +263,8 @@ run_here(struct cc_chain *c, const char *last, int unbuffered, int in, int outfd
 	for (;;) {
 		int waiting = !line_buffered(f) && !readable(fileno(f), 0);
 
+		if (waiting && out.len)
+			cc_chain_flush(c);	/* commit before records leave */
 		if (waiting && hand_on(outfd, &out) < 0) {
 			failed = 1;
 			err = errno;
@@ -267,6 +275,8 @@ run_here(struct cc_chain *c, const char *last, int unbuffered, int in, int outfd
 		if ((n = getline(&line, &cap, f)) < 0)
 			break;
 		cc_chain_line(c, line, (size_t)n, &out);
+		if ((unbuffered || out.len >= SEND_CHUNK) && out.len)
+			cc_chain_flush(c);
 		if ((unbuffered || out.len >= SEND_CHUNK) && hand_on(outfd, &out) < 0) {
 			failed = 1;
 			err = errno;
@@ -279,6 +289,8 @@ run_here(struct cc_chain *c, const char *last, int unbuffered, int in, int outfd
 		failed = 2;
 	}
 	fclose(f);
+	if (!failed && out.len)
+		cc_chain_flush(c);
 	if (!failed && hand_on(outfd, &out) < 0) {
 		failed = 1;
 		err = errno;
@@ -313,16 +325,18 @@ get_u64(const char *p)
 /* ---- a worker: frames in, the chain, frames out ---- */
 
 /*
- * Hand the records to the parent.  The stages have committed what they
- * keep elsewhere record by record (cc_chain_line): a chain must not hold
- * cc-route's batch of turns while its cc-respond waits for the answers'
- * lock, which another worker's cc-respond may hold while its cc-route
- * waits for the turns' (two stage processes never hold both).
+ * Hand the records to the parent, their turns and answers committed
+ * first (cc_chain_flush): a record never leaves before its turn can be
+ * read by whoever reads the output.  The chain's store holds no lock
+ * between its commits (CC_SESSION_BATCH), and writes turns and answers
+ * one file after the other, so workers on one store never wait for each
+ * other's batches, nor hold one file's lock while waiting for the
+ * other's.
  */
 static int
 send(struct cc_chain *c, int fd, struct cc_buf *out)
 {
-	(void)c;
+	cc_chain_flush(c);
 	if (write_all(fd, out->data, out->len) < 0)
 		return -1;
 	out->len = 0;
@@ -549,93 +563,6 @@ take(int fd, struct cc_buf *b)
 	return 0;
 }
 
-/*
- * Read input into b until its first record (a line that is not blank) is
- * whole, or the input ends: 1 if that record is in a session.
- */
-static int
-first_in_session(int in, struct cc_buf *b, int *eof, struct cc_json_doc *doc)
-{
-	size_t at = 0;
-
-	for (;;) {
-		char *nl;
-		ssize_t r;
-
-		while ((nl = next_nl(b, at))) {
-			size_t len = (size_t)(nl - (b->data + at)) + 1;
-
-			if (!blank(b->data + at, len)) {
-				char *id = cc_record_line_session(doc, b->data + at, len);
-
-				free(id);
-				return id != NULL;
-			}
-			at += len;
-		}
-		if (*eof)
-			return 0;
-		cc_buf_grow_to(b, 1 << 16);
-		while ((r = read(in, b->data + b->len, b->cap - b->len - 1)) < 0 &&
-		    errno == EINTR)
-			;
-		if (r <= 0) {
-			*eof = 1;	/* an error is read again, and told, later */
-			if (at < b->len && !blank(b->data + at, b->len - at)) {
-				char *id = cc_record_line_session(doc, b->data + at,
-				    b->len - at);
-
-				free(id);
-				return id != NULL;
-			}
-			return 0;
-		}
-		b->len += (size_t)r;
-	}
-}
-
-/*
- * Run the stage processes on the whole input: what was read already,
- * then the rest, through a pipe that a child fills.
- */
-static _Noreturn void
-delegate(char *const *argv, const char *stages, int in, struct cc_buf *b)
-{
-	int p[2];
-	pid_t pid;
-
-	if (pipe(p) < 0 || (pid = fork()) < 0)
-		cc_die(CC_EXIT_INTERNAL, "cannot start the stage processes: %s",
-		    strerror(errno));
-	if (pid == 0) {		/* the feeder */
-		char buf[1 << 16];
-		ssize_t r;
-
-		close(p[0]);
-		close(1);	/* a reader waits for the stages' output alone */
-		signal(SIGPIPE, SIG_IGN);	/* the stages left: stop quietly */
-		if (write_all(p[1], b->data, b->len) < 0)
-			_exit(0);
-		while ((r = read(in, buf, sizeof buf)) != 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			if (r < 0 || write_all(p[1], buf, (size_t)r) < 0)
-				break;
-		}
-		_exit(0);
-	}
-	close(p[1]);
-	if (dup2(p[0], 0) < 0)
-		cc_die(CC_EXIT_INTERNAL, "dup2: %s", strerror(errno));
-	close(p[0]);
-	if (in != 0)
-		close(in);
-	if (stages && setenv("CC_STAGES", stages, 1) < 0)
-		cc_die(CC_EXIT_INTERNAL, "setenv: %s", strerror(errno));
-	execv(argv[0], argv);
-	cc_die(CC_EXIT_USAGE, "cannot run '%s': %s", argv[0], strerror(errno));
-}
-
 int
 cc_run(char *const *names, size_t n, const struct cc_run_options *o,
     int in, int outfd)
@@ -669,9 +596,6 @@ cc_run(char *const *names, size_t n, const struct cc_run_options *o,
 		}
 		return run_here(c, names[n - 1], o->unbuffered, in, outfd);
 	}
-
-	if (o->processes && first_in_session(in, &inb, &in_eof, &doc))
-		delegate(o->processes, o->processes_stages, in, &inb);
 
 	memset(hands, 0, sizeof hands);
 	said = cc_xmalloc(MSG_BUCKETS * sizeof *said);

@@ -41,16 +41,6 @@ int cc_run_opens(char *const *names, size_t n);
 struct cc_run_options {
 	int unbuffered;		/* hand every record on at once */
 	unsigned workers;	/* 0: one a core, at most CC_RUN_MAX_WORKERS */
-	/*
-	 * The stage processes' command (argv, NULL-ended), run on the whole
-	 * input instead when there are several workers and the first record
-	 * is in a session, or NULL.  Workers sharing one SQLite store slow
-	 * each other down: every commit of one makes the other drop its
-	 * cache of sessions, and they wait for each other's locks (2.5
-	 * times the processes' CPU time, bench/RESULTS.md).
-	 */
-	char *const *processes;
-	const char *processes_stages;	/* their CC_STAGES */
 };
 /*
  * Run the stages over the records of descriptor in, writing to out; the

@@ -428,8 +428,10 @@ cc_session_open(const struct cc_config *cfg, int flags, char *err, size_t errlen
 		free(s);
 		return NULL;
 	}
-	/* a reader of answers does not write turns: nothing to keep */
-	if ((flags & CC_SESSION_CACHE) && !(flags & CC_SESSION_ANSWERS))
+	/* a reader of answers does not write turns (unless it is one
+	   connection for both, CC_SESSION_BATCH): nothing to keep */
+	if ((flags & CC_SESSION_CACHE) &&
+	    (!(flags & CC_SESSION_ANSWERS) || (flags & CC_SESSION_BATCH)))
 		s->cache = cache_new();
 	return s;
 }

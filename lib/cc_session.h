@@ -52,6 +52,21 @@ struct cc_turn {
  * when another process wrote.  Ignored with CC_SESSION_ANSWERS.
  */
 #define CC_SESSION_CACHE 2
+/*
+ * CC_SESSION_BATCH, for one connection that both writes turns and adds
+ * their answers (the stages chained in a process, cc_chain.h): with
+ * CC_SESSION_CACHE and CC_SESSION_ANSWERS, turns and answers are kept in
+ * process until the batch ends (cc_session_flush, or its limits) and
+ * then written, turns then answers, each file in a short transaction of
+ * its own; no lock is held in between, so pipelines on one store do not
+ * wait for each other's batches.  Turn ids are taken a block at a time;
+ * this connection reads its own writes at once (cc_session_recent,
+ * cc_session_before, answers too), others after the batch ends.  The
+ * turns kept are checked once a batch against what other connections
+ * noted they wrote (a turn written elsewhere meanwhile is seen a batch
+ * late, as with PostgreSQL).  A crash loses the batch not yet written.
+ */
+#define CC_SESSION_BATCH 4
 struct cc_session *cc_session_open(const struct cc_config *cfg, int flags,
 	char *err, size_t errlen);
 void cc_session_close(struct cc_session *s);

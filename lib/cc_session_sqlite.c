@@ -29,8 +29,10 @@
 #include <string.h>
 #include <time.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cc_util.h"
+#include "cc_json.h"
 #include "cc_config.h"
 #include "cc_session.h"
 #include "cc_store.h"
@@ -105,6 +107,34 @@ struct lite {
 	/* the heads of the sessions this batch added turns to (heads_put) */
 	struct head *heads;
 	size_t nheads;
+	/* turn ids: the block taken (take_id), next to end */
+	sqlite3_stmt *take_ids;
+	sqlite3_int64 next_id, end_id;
+	int want_ids;
+	/* the notes of batches of turns (turn_changes): this batch's
+	   sessions, one a line; this connection's token */
+	struct cc_buf noted;
+	sqlite3_stmt *note, *note_purge, *notes, *notes_last;
+	char writer[48];
+	/* CC_SESSION_BATCH: writes kept until the batch ends (defer_*) */
+	int deferred;
+	struct pending *pend;
+	size_t npend, maxpend, nturns;	/* nturns: of them, turns */
+	struct timespec looked;
+	sqlite3_int64 note_seen;	/* the last note looked at */
+	int note_known;
+	char **others;			/* sessions others wrote (turns_changed) */
+	size_t nothers;
+};
+
+/*
+ * A write kept in process (CC_SESSION_BATCH): a turn (session set, its
+ * strings in one block from t.query) or an answer (session NULL).
+ */
+struct pending {
+	char *session;
+	sqlite3_int64 id;	/* the turn's, or the answer's turn */
+	struct cc_turn t;	/* an answer: t.at and t.answer */
 };
 
 /*
@@ -154,7 +184,7 @@ struct head {
  *
  * (Stores made before answers.db keep their unused answer columns.)
  */
-#define TURNS_VERSION 1
+#define TURNS_VERSION 2
 static const char turns_schema[] = PRAGMAS
 	"CREATE TABLE IF NOT EXISTS turns ("
 	"  id INTEGER PRIMARY KEY,"
@@ -185,6 +215,33 @@ static const char turns_upgrade[] =
 	"PRAGMA user_version = 1;";
 
 /*
+ * Version 2: turn ids a block at a time, and a note of each batch's
+ * sessions.  A writer that keeps its turns in process until its batch
+ * ends (CC_SESSION_BATCH) must give each its id before the batch is
+ * written, without holding the write lock meanwhile: it takes a block of
+ * ids from turn_ids (a short transaction of its own), and every writer
+ * takes its ids there too, so no insert can take an id a block holds
+ * (an insert that leaves the id to SQLite, max(id) + 1, could: programs
+ * older than this file's version 2 must not write a store that a newer
+ * one writes at the same time).  Each batch of turns notes the sessions
+ * it wrote in turn_changes, so such a writer, which cannot read
+ * data_version under its own lock, forgets only the sessions others
+ * wrote (as concierge.turn_changes does in PostgreSQL).
+ */
+static const char turns_upgrade2[] =
+	"CREATE TABLE IF NOT EXISTS turn_ids ("
+	"  one INTEGER PRIMARY KEY CHECK (one = 1),"
+	"  next INTEGER NOT NULL);"		/* the first id no block holds */
+	"INSERT OR IGNORE INTO turn_ids (one, next)"
+	"  SELECT 1, coalesce(max(id), 0) + 1 FROM turns;"
+	"CREATE TABLE IF NOT EXISTS turn_changes ("
+	"  id INTEGER PRIMARY KEY,"		/* consecutive: a gap is a purge */
+	"  writer TEXT NOT NULL,"		/* the connection's token */
+	"  sessions TEXT NOT NULL);"		/* the batch's, one a line */
+	"PRAGMA user_version = 2;";
+static const char *const turns_steps[] = { turns_upgrade, turns_upgrade2 };
+
+/*
  * answers.db and the state files, version 1: their schema is there (a
  * file of version 0 may or may not have it, and is set up again).  It
  * spares every later open the schema's statements: with the version
@@ -192,6 +249,7 @@ static const char turns_upgrade[] =
  */
 #define SETUP_VERSION 1
 static const char setup_upgrade[] = "PRAGMA user_version = 1;";
+static const char *const setup_steps[] = { setup_upgrade };
 
 static const char answers_schema[] = PRAGMAS
 	"CREATE TABLE IF NOT EXISTS answers ("
@@ -244,15 +302,16 @@ note_commit(void *arg, sqlite3 *db, const char *name, int pages)
 }
 
 /*
- * Bring the file to `version` with the script `upgrade` (which ends by
- * setting user_version), unless it is there already: one read when it
+ * Bring the file to `version` with the scripts steps[have] to
+ * steps[version - 1] (each ends by setting user_version), unless it is
+ * there already: one read when it
  * is, so a start does not wait for another process's batch.  The script
  * runs under the write lock, after a second look, so of processes that
  * open an old store at once one upgrades it.  An SQLite code, *msg as
  * sqlite3_exec's.
  */
 static int
-store_upgrade(sqlite3 *db, int version, const char *upgrade, char **msg)
+store_upgrade(sqlite3 *db, int version, const char *const *steps, char **msg)
 {
 	sqlite3_stmt *v = NULL;
 	int rc, have = -1;
@@ -268,7 +327,9 @@ store_upgrade(sqlite3 *db, int version, const char *upgrade, char **msg)
 		if (rc != SQLITE_OK || have >= version)
 			break;
 		if (locked) {
-			rc = sqlite3_exec(db, upgrade, NULL, NULL, msg);
+			/* steps[i] brings version i to i + 1 */
+			for (int i = have < 0 ? 0 : have; rc == SQLITE_OK && i < version; i++)
+				rc = sqlite3_exec(db, steps[i], NULL, NULL, msg);
 			break;
 		}
 		if ((rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, msg)) != SQLITE_OK)
@@ -309,7 +370,7 @@ store_current(sqlite3 *db, int version)
  */
 static int
 store_open(struct store *st, const struct cc_config *cfg, const char *dir,
-    const char *name, const char *schema, int version, const char *upgrade,
+    const char *name, const char *schema, int version, const char *const *upgrade,
     const char *purge_sql, char *err, size_t errlen)
 {
 	size_t n = strlen(dir) + strlen(name) + 2;
@@ -413,6 +474,19 @@ store_purge(struct store *st)
 static void lite_close(void *b);
 static int lite_flush(void *b);
 static int heads_write(struct lite *s);
+static void pending_clear(struct lite *s);
+static void others_clear(struct lite *s);
+static int pending_turns(struct lite *s, const char *session, sqlite3_int64 *from,
+    time_t since, struct cc_turn *turns, int max);
+static char *pending_answer(struct lite *s, sqlite3_int64 turn);
+static int note_write(struct lite *s);
+static int take_id(struct lite *s, sqlite3_int64 *id);
+static long long defer_add(struct lite *s, const char *session,
+    const struct cc_turn *t);
+static int defer_answer(struct lite *s, long long turn, const char *answer,
+    time_t at);
+static int defer_flush(struct lite *s);
+static int defer_look(struct lite *s);
 
 /*
  * The statements, each prepared at its first use: a process that asks
@@ -425,10 +499,19 @@ static int heads_write(struct lite *s);
 #define SQL_TURN "SELECT prev, at, query, language, agent, category," \
 	" request_type, slots FROM turns WHERE id = ?1"
 #define SQL_ADD "INSERT INTO turns (session, at, query, language, agent," \
-	" category, request_type, slots, prev) VALUES (?1,?2,?3,?4,?5,?6,?7,?8," \
-	" (SELECT last FROM sessions WHERE session = ?1))"
+	" category, request_type, slots, prev, id) VALUES (?1,?2,?3,?4,?5,?6,?7,?8," \
+	" (SELECT last FROM sessions WHERE session = ?1), ?10)"
 #define SQL_ADD_PREV "INSERT INTO turns (session, at, query, language, agent," \
-	" category, request_type, slots, prev) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9)"
+	" category, request_type, slots, prev, id) VALUES (?1,?2,?3,?4,?5,?6,?7,?8,?9,?10)"
+/* a block of ?1 ids: above every turn, and every block taken before */
+#define SQL_TAKE_IDS "UPDATE turn_ids SET next = max(next," \
+	" (SELECT coalesce(max(id), 0) + 1 FROM turns)) + ?1 RETURNING next - ?1"
+#define SQL_NOTE "INSERT INTO turn_changes (writer, sessions) VALUES (?1, ?2)"
+#define SQL_NOTE_PURGE "DELETE FROM turn_changes WHERE id <= ?1"
+#define SQL_NOTES "SELECT id, writer, sessions FROM turn_changes WHERE id > ?1" \
+	" ORDER BY id"
+#define SQL_NOTES_LAST "SELECT coalesce(max(id), 0) FROM turn_changes"
+#define NOTES_KEPT 4096		/* a writer that looks less often forgets all */
 #define SQL_HEAD "INSERT INTO sessions (session, last, at) VALUES (?1, ?2, ?3)" \
 	" ON CONFLICT (session) DO UPDATE SET last = excluded.last, at = excluded.at"
 #define SQL_VERSION "PRAGMA data_version"
@@ -440,7 +523,7 @@ open_turns(struct lite *s, char *err, size_t errlen)
 {
 	s->turns_later = 0;
 	if (store_open(&s->turns, s->cfg, s->dir, "sessions.db", turns_schema,
-	    TURNS_VERSION, turns_upgrade,
+	    TURNS_VERSION, turns_steps,
 	    "DELETE FROM turns WHERE at < ?1", err, errlen) < 0)
 		return -1;
 	s->turns.purge_heads = "DELETE FROM sessions WHERE at < ?1";
@@ -485,10 +568,13 @@ lite_open(const struct cc_config *cfg, const char *dir, int flags, char *err,
 	else if (open_turns(s, err, errlen) < 0)
 		goto fail;
 	/* the statements are prepared at their first use (stmt) */
+	snprintf(s->writer, sizeof s->writer, "%ld.%ld", (long)getpid(),
+	    (long)(cc_store_elapsed_ns(&(struct timespec){ 0, 0 }) & 0x7fffffff));
+	s->deferred = (flags & CC_SESSION_BATCH) != 0;
 	if (flags & CC_SESSION_ANSWERS) {
 		s->failed = &s->answers;
 		if (store_open(&s->answers, cfg, dir, "answers.db", answers_schema,
-		    SETUP_VERSION, setup_upgrade,
+		    SETUP_VERSION, setup_steps,
 		    "DELETE FROM answers WHERE at < ?1", err, errlen) < 0)
 			goto fail;
 	}
@@ -516,6 +602,11 @@ lite_close(void *b)
 	sqlite3_finalize(s->answer_of);
 	sqlite3_finalize(s->read_begin);
 	sqlite3_finalize(s->read_end);
+	sqlite3_finalize(s->take_ids);
+	sqlite3_finalize(s->note);
+	sqlite3_finalize(s->note_purge);
+	sqlite3_finalize(s->notes);
+	sqlite3_finalize(s->notes_last);
 	/* every statement first: a connection with one is not closed */
 	sqlite3_finalize(s->version);
 	store_close(&s->turns);
@@ -534,6 +625,10 @@ lite_close(void *b)
 	}
 	free(s->dir);
 	free(s->heads);
+	cc_buf_release(&s->noted);
+	pending_clear(s);
+	free(s->pend);
+	others_clear(s);
 	free(s);
 }
 
@@ -569,17 +664,19 @@ walk(struct lite *s, const char *session, sqlite3_int64 from, time_t since,
 	sqlite3_stmt *start;
 	int more, reading, answers = s->answers.db != NULL;
 
-	if (!(start = from ? stmt(s, &s->turns, &s->prev, SQL_PREV) :
-	    stmt(s, &s->turns, &s->last, SQL_LAST)) ||
-	    !stmt(s, &s->turns, &s->turn, SQL_TURN))
-		return -1;
+	/* this connection's turns not written yet, newest first */
+	n = pending_turns(s, session, &from, since, turns, max);
+	start = from ? stmt(s, &s->turns, &s->prev, SQL_PREV) :
+	    stmt(s, &s->turns, &s->last, SQL_LAST);
 	/* a head this batch has not written yet is read as if it had */
-	if (!from && s->nheads && heads_write(s) < 0)
-		return -1;
-	if (answers && (!stmt(s, &s->answers, &s->answer_of, SQL_ANSWER_OF) ||
+	if (!start || !stmt(s, &s->turns, &s->turn, SQL_TURN) ||
+	    (!from && s->nheads && heads_write(s) < 0) ||
+	    (answers && (!stmt(s, &s->answers, &s->answer_of, SQL_ANSWER_OF) ||
 	    !stmt(s, &s->answers, &s->read_begin, "BEGIN") ||
-	    !stmt(s, &s->answers, &s->read_end, "COMMIT")))
+	    !stmt(s, &s->answers, &s->read_end, "COMMIT")))) {
+		cc_turns_release(turns, n);
 		return -1;
+	}
 	if (from) {
 		sqlite3_bind_int64(start, 1, from);
 		sqlite3_bind_text(start, 2, session, -1, SQLITE_STATIC);
@@ -637,6 +734,8 @@ walk(struct lite *s, const char *session, sqlite3_int64 from, time_t since,
 	if (answers)
 		sqlite3_reset(s->read_begin);
 	for (int i = 0; rc == SQLITE_DONE && answers && i < n; i++) {
+		if ((turns[i].answer = pending_answer(s, turns[i].id)))
+			continue;
 		sqlite3_bind_int64(s->answer_of, 1, turns[i].id);
 		if ((rc = sqlite3_step(s->answer_of)) == SQLITE_ROW)
 			turns[i].answer = column(s->answer_of, 0);
@@ -700,7 +799,7 @@ store_flush(struct lite *s, struct store *st)
 	if (!st->in_txn)
 		return 0;
 	/* the batch's session heads go in its transaction: sessions.db only */
-	if (st == &s->turns && heads_write(s) < 0) {
+	if (st == &s->turns && (heads_write(s) < 0 || note_write(s) < 0)) {
 		rc = SQLITE_ERROR;
 	} else {
 		rc = sqlite3_step(st->commit);
@@ -713,6 +812,9 @@ store_flush(struct lite *s, struct store *st)
 		s->failed = st;
 		if (!sqlite3_get_autocommit(st->db))
 			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+		/* a block taken in the batch went with it */
+		if (st == &s->turns)
+			s->next_id = s->end_id = 0;
 	}
 	st->in_txn = 0;
 	st->pending = 0;
@@ -726,6 +828,8 @@ lite_flush(void *p)
 	struct lite *s = p;
 	int a, b;
 
+	if (defer_flush(s) < 0)
+		return -1;
 	a = store_flush(s, &s->turns);
 	b = store_flush(s, &s->answers);
 	for (int i = 0; i < s->nstates; i++)
@@ -823,6 +927,8 @@ heads_write(struct lite *s)
 			sqlite3_bind_int64(s->head, 3, e->at);
 			rc = sqlite3_step(s->head);
 			sqlite3_reset(s->head);
+			cc_buf_add(&s->noted, e->session, strlen(e->session));
+			cc_buf_add(&s->noted, "\n", 1);
 		}
 		free(e->session);
 		e->session = NULL;
@@ -846,13 +952,17 @@ lite_add(void *b, const char *session, const struct cc_turn *t, long long prev)
 {
 	struct lite *s = b;
 	long long id = -1;
+	sqlite3_int64 given;
 	sqlite3_stmt *add;
 
+	if (s->deferred)
+		return defer_add(s, session, t);
 	if (prev <= 0 || !s->turns.in_txn || !s->turns.checked)
 		prev = 0;
 	if (!(add = prev ? stmt(s, &s->turns, &s->add_prev, SQL_ADD_PREV) :
 	    stmt(s, &s->turns, &s->add, SQL_ADD)) ||
-	    !stmt(s, &s->turns, &s->head, SQL_HEAD) || batch_begin(s, &s->turns) < 0)
+	    !stmt(s, &s->turns, &s->head, SQL_HEAD) || batch_begin(s, &s->turns) < 0 ||
+	    take_id(s, &given) < 0)
 		return -1;
 	/* SQL_ADD reads the session's head: the batch's own written first */
 	if (!prev && s->nheads && heads_write(s) < 0)
@@ -867,8 +977,9 @@ lite_add(void *b, const char *session, const struct cc_turn *t, long long prev)
 	bind_text(add, 8, t->slots);
 	if (prev)
 		sqlite3_bind_int64(add, 9, prev);
+	sqlite3_bind_int64(add, 10, given);
 	if (sqlite3_step(add) == SQLITE_DONE)
-		id = sqlite3_last_insert_rowid(s->turns.db);
+		id = given;
 	sqlite3_reset(add);
 	sqlite3_clear_bindings(add);
 	/* the session's newest turn is this one, from the batch's end */
@@ -887,6 +998,8 @@ lite_answer(void *b, long long turn, const char *answer, time_t at)
 	struct lite *s = b;
 	int rc;
 
+	if (s->deferred && s->answers.db)
+		return defer_answer(s, turn, answer, at);
 	if (!s->answers.db || !stmt(s, &s->answers, &s->answer, SQL_ANSWER) ||
 	    batch_begin(s, &s->answers) < 0)
 		return -1;
@@ -915,6 +1028,8 @@ lite_turns_hold(void *b)
 	sqlite3_int64 v;
 	int changed;
 
+	if (s->deferred)
+		return defer_look(s);
 	if (!stmt(s, &s->turns, &s->version, SQL_VERSION))
 		return -1;
 	if (s->turns.in_txn && cc_store_elapsed_ns(&s->turns.since) >= s->turns.batch_ns &&
@@ -938,6 +1053,463 @@ lite_turns_hold(void *b)
 	return changed;
 }
 
+/* ---- turn ids, notes, and writes kept until the batch ends ---- */
+
+/*
+ * A turn id: from the block taken, the next block when it is used up
+ * (16 ids, then twice as many each time up to a batch's worth).  In a
+ * batch the block is taken in its transaction; else in one of its own,
+ * which holds the write lock for one statement.  0 or -1.
+ */
+static int
+take_id(struct lite *s, sqlite3_int64 *id)
+{
+	struct store *st = &s->turns;
+	int own = !st->in_txn, rc;
+
+	if (s->next_id < s->end_id) {
+		*id = s->next_id++;
+		return 0;
+	}
+	if (!stmt(s, st, &s->take_ids, SQL_TAKE_IDS) ||
+	    (own && ((!st->begin && prepare(st->db, "BEGIN IMMEDIATE", &st->begin) != SQLITE_OK) ||
+	    (!st->commit && prepare(st->db, "COMMIT", &st->commit) != SQLITE_OK)))) {
+		s->failed = st;
+		return -1;
+	}
+	s->want_ids = s->want_ids < 16 ? 16 : s->want_ids < BATCH_TURNS ?
+	    2 * s->want_ids : BATCH_TURNS;
+	if (own) {
+		rc = sqlite3_step(st->begin);
+		sqlite3_reset(st->begin);
+		if (rc != SQLITE_DONE) {
+			s->failed = st;
+			return -1;
+		}
+	}
+	sqlite3_bind_int(s->take_ids, 1, s->want_ids);
+	if ((rc = sqlite3_step(s->take_ids)) == SQLITE_ROW) {
+		s->next_id = sqlite3_column_int64(s->take_ids, 0);
+		s->end_id = s->next_id + s->want_ids;
+		rc = SQLITE_DONE;
+	}
+	sqlite3_reset(s->take_ids);
+	/* a note with no session: others know the write was not a turn */
+	if (own && rc == SQLITE_DONE && note_write(s) < 0)
+		rc = SQLITE_ERROR;
+	if (own) {
+		if (rc == SQLITE_DONE) {
+			rc = sqlite3_step(st->commit);
+			sqlite3_reset(st->commit);
+		}
+		if (rc != SQLITE_DONE && !sqlite3_get_autocommit(st->db))
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+	}
+	if (rc != SQLITE_DONE) {
+		s->next_id = s->end_id = 0;
+		s->failed = st;
+		return -1;
+	}
+	*id = s->next_id++;
+	return 0;
+}
+
+/*
+ * Note the sessions written since the last note (s->noted) in the open
+ * transaction of sessions.db, and let notes older than NOTES_KEPT go.
+ * An empty note is written only by a deferred writer (take_id): the
+ * others look at notes only through it.  0 or -1.
+ */
+static int
+note_write(struct lite *s)
+{
+	int rc;
+	sqlite3_int64 id;
+
+	if (!s->noted.len && !s->deferred)
+		return 0;
+	if (!stmt(s, &s->turns, &s->note, SQL_NOTE) ||
+	    !stmt(s, &s->turns, &s->note_purge, SQL_NOTE_PURGE))
+		return -1;
+	sqlite3_bind_text(s->note, 1, s->writer, -1, SQLITE_STATIC);
+	sqlite3_bind_text(s->note, 2, s->noted.len ? s->noted.data : "",
+	    (int)s->noted.len, SQLITE_STATIC);
+	rc = sqlite3_step(s->note);
+	sqlite3_reset(s->note);
+	s->noted.len = 0;
+	if (rc != SQLITE_DONE) {
+		s->failed = &s->turns;
+		return -1;
+	}
+	id = sqlite3_last_insert_rowid(s->turns.db);
+	if (id % 256 == 0) {	/* now and then is enough */
+		sqlite3_bind_int64(s->note_purge, 1, id - NOTES_KEPT);
+		rc = sqlite3_step(s->note_purge);
+		sqlite3_reset(s->note_purge);
+		if (rc != SQLITE_DONE) {
+			s->failed = &s->turns;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void
+others_clear(struct lite *s)
+{
+	for (size_t i = 0; i < s->nothers; i++)
+		free(s->others[i]);
+	free(s->others);
+	s->others = NULL;
+	s->nothers = 0;
+}
+
+static const char *const *
+lite_turns_changed(void *b, size_t *n)
+{
+	struct lite *s = b;
+
+	*n = s->nothers;
+	return (const char *const *)s->others;
+}
+
+/*
+ * What a deferred writer's cache may trust (turns_hold): once a batch,
+ * without any lock, data_version says whether another connection wrote
+ * sessions.db; if one did, the notes since the last look say which
+ * sessions (2) or, with none from another writer or some purged
+ * meanwhile, that any may have changed (1).  A turn committed elsewhere
+ * is seen at the next look, a batch late at most: the prev of the turns
+ * written is read under the lock as they are written, so no chain is
+ * broken by it.
+ */
+static int
+defer_look(struct lite *s)
+{
+	sqlite3_int64 v, last;
+	int rc, changed = 0, other = 0;
+
+	others_clear(s);
+	if (s->known && s->turns.checked &&
+	    cc_store_elapsed_ns(&s->looked) < s->turns.batch_ns)
+		return 0;
+	if (!stmt(s, &s->turns, &s->version, SQL_VERSION) ||
+	    !stmt(s, &s->turns, &s->notes, SQL_NOTES) ||
+	    !stmt(s, &s->turns, &s->notes_last, SQL_NOTES_LAST))
+		return -1;
+	clock_gettime(CLOCK_MONOTONIC, &s->looked);
+	s->turns.checked = 1;
+	if (sqlite3_step(s->version) != SQLITE_ROW) {
+		sqlite3_reset(s->version);
+		s->failed = &s->turns;
+		return -1;
+	}
+	v = sqlite3_column_int64(s->version, 0);
+	sqlite3_reset(s->version);
+	if (s->known && v == s->seen)
+		return 0;
+	if (!s->known) {
+		s->seen = v;
+		s->known = 1;
+		if ((rc = sqlite3_step(s->notes_last)) == SQLITE_ROW)
+			s->note_seen = sqlite3_column_int64(s->notes_last, 0);
+		sqlite3_reset(s->notes_last);
+		if (rc != SQLITE_ROW) {
+			s->failed = &s->turns;
+			s->known = 0;
+			return -1;
+		}
+		return 1;
+	}
+	s->seen = v;
+	last = s->note_seen;
+	sqlite3_bind_int64(s->notes, 1, last);
+	while ((rc = sqlite3_step(s->notes)) == SQLITE_ROW) {
+		sqlite3_int64 id = sqlite3_column_int64(s->notes, 0);
+		const char *w = (const char *)sqlite3_column_text(s->notes, 1);
+		const char *p = (const char *)sqlite3_column_text(s->notes, 2);
+
+		if (id != last + 1)
+			changed = 1;	/* purged before this look */
+		last = id;
+		if (!w || strcmp(w, s->writer) == 0)
+			continue;
+		other = 1;
+		while (p && *p) {
+			size_t k = strcspn(p, "\n");
+
+			if (k) {
+				s->others = cc_xrealloc(s->others,
+				    (s->nothers + 1) * sizeof *s->others);
+				s->others[s->nothers] = cc_xmalloc(k + 1);
+				memcpy(s->others[s->nothers], p, k);
+				s->others[s->nothers++][k] = '\0';
+			}
+			p += k + (p[k] == '\n');
+		}
+	}
+	sqlite3_reset(s->notes);
+	if (rc != SQLITE_DONE) {
+		s->failed = &s->turns;
+		s->known = 0;	/* look again, from scratch */
+		return -1;
+	}
+	s->note_seen = last;
+	return changed || !other ? 1 : 2;
+}
+
+/* A new pending write, zeroed. */
+static struct pending *
+pending_push(struct lite *s)
+{
+	struct pending *p;
+
+	if (s->npend == s->maxpend) {
+		s->maxpend = s->maxpend ? 2 * s->maxpend : 64;
+		s->pend = cc_xrealloc(s->pend, s->maxpend * sizeof *s->pend);
+	}
+	p = &s->pend[s->npend++];
+	memset(p, 0, sizeof *p);
+	return p;
+}
+
+static void
+pending_clear(struct lite *s)
+{
+	for (size_t i = 0; i < s->npend; i++) {
+		free(s->pend[i].session);
+		free(s->pend[i].t.query);	/* a turn's strings, one block */
+		free(s->pend[i].t.answer);
+	}
+	s->npend = s->nturns = 0;
+}
+
+/*
+ * The batch ends at BATCH_TURNS writes, or when the caller flushes: it
+ * holds no lock meanwhile, so nobody waits for it, and the caller
+ * (cc_chain.h's batches) flushes before the records leave and whenever
+ * its input is quiet.  Ended at BATCH_NS, it was a commit every twenty
+ * records under load, half the cost of memory in the chain.
+ */
+static int
+defer_end(struct lite *s)
+{
+	return s->npend >= BATCH_TURNS ? defer_flush(s) : 0;
+}
+
+static long long
+defer_add(struct lite *s, const char *session, const struct cc_turn *t)
+{
+	const char *from[6] = { t->query ? t->query : "", t->language, t->agent,
+	    t->category, t->request_type, t->slots };
+	char **to[6];
+	size_t len[6], total = 0;
+	struct pending *p;
+	sqlite3_int64 id;
+	char *q;
+
+	if (take_id(s, &id) < 0)
+		return -1;
+	p = pending_push(s);
+	to[0] = &p->t.query, to[1] = &p->t.language, to[2] = &p->t.agent;
+	to[3] = &p->t.category, to[4] = &p->t.request_type, to[5] = &p->t.slots;
+	for (int i = 0; i < 6; i++)
+		total += from[i] ? (len[i] = strlen(from[i])) + 1 : 0;
+	q = cc_xmalloc(total);
+	for (int i = 0; i < 6; i++)
+		if (from[i]) {
+			memcpy(q, from[i], len[i] + 1);
+			*to[i] = q;
+			q += len[i] + 1;
+		}
+	p->session = cc_xstrdup(session);
+	p->id = id;
+	p->t.id = id;
+	p->t.at = t->at;
+	s->nturns++;
+	return defer_end(s) < 0 ? -1 : id;
+}
+
+static int
+defer_answer(struct lite *s, long long turn, const char *answer, time_t at)
+{
+	struct pending *p = pending_push(s);
+
+	p->id = turn;
+	p->t.at = at;
+	p->t.answer = cc_store_dup(answer);
+	return defer_end(s);
+}
+
+/*
+ * The session's pending turns, newest first, into turns (copies): all of
+ * them, or those before *from when it is one of them (*from is then 0:
+ * the store's part of the walk begins at the session's head).  When
+ * *from is a turn in the store, pending turns are newer: none.
+ */
+static int
+pending_turns(struct lite *s, const char *session, sqlite3_int64 *from,
+    time_t since, struct cc_turn *turns, int max)
+{
+	size_t k = s->npend;
+	int n = 0;
+
+	if (!s->nturns)
+		return 0;
+	if (*from) {
+		for (k = 0; k < s->npend; k++)
+			if (s->pend[k].session && s->pend[k].id == *from)
+				break;
+		if (k == s->npend || strcmp(s->pend[k].session, session) != 0)
+			return 0;
+		*from = 0;
+	}
+	while (k-- > 0 && n < max) {
+		const struct pending *p = &s->pend[k];
+
+		if (!p->session || strcmp(p->session, session) != 0 || p->t.at < since)
+			continue;
+		turns[n] = p->t;
+		turns[n].query = cc_store_dup(p->t.query);
+		turns[n].language = cc_store_dup(p->t.language);
+		turns[n].agent = cc_store_dup(p->t.agent);
+		turns[n].category = cc_store_dup(p->t.category);
+		turns[n].request_type = cc_store_dup(p->t.request_type);
+		turns[n].slots = cc_store_dup(p->t.slots);
+		turns[n].answer = NULL;
+		n++;
+	}
+	return n;
+}
+
+/* The pending answer to turn (a copy), or NULL. */
+static char *
+pending_answer(struct lite *s, sqlite3_int64 turn)
+{
+	for (size_t k = s->npend; k-- > 0;)
+		if (!s->pend[k].session && s->pend[k].id == turn)
+			return cc_store_dup(s->pend[k].t.answer);
+	return NULL;
+}
+
+/* The head noted in this batch for session, or -1. */
+static sqlite3_int64
+heads_get(struct lite *s, const char *session)
+{
+	uint32_t h = 2166136261u;
+	struct head *e;
+
+	if (!s->nheads)
+		return -1;
+	for (const unsigned char *p = (const unsigned char *)session; *p; p++)
+		h = (h ^ *p) * 16777619u;
+	for (e = &s->heads[h & (HEADS - 1)]; e->session;
+	    e = e == &s->heads[HEADS - 1] ? s->heads : e + 1)
+		if (strcmp(e->session, session) == 0)
+			return e->last;
+	return -1;
+}
+
+/*
+ * Write the pending turns, then the pending answers, each file in one
+ * transaction of its own: the write lock of one is never held while
+ * waiting for the other's, so two writers cannot wait for each other.
+ * Each turn's prev is the session's head as the store has it under the
+ * lock (or the batch's own turn before it).  The writes are gone either
+ * way, written or failed; 0 or -1.
+ */
+static int
+defer_flush(struct lite *s)
+{
+	int rc = SQLITE_DONE, answers = 0;
+
+	if (!s->npend)
+		return 0;
+	if (s->nturns && (!stmt(s, &s->turns, &s->add_prev, SQL_ADD_PREV) ||
+	    !stmt(s, &s->turns, &s->head, SQL_HEAD) ||
+	    !stmt(s, &s->turns, &s->last, SQL_LAST) ||
+	    batch_begin(s, &s->turns) < 0))
+		rc = SQLITE_ERROR;
+	for (size_t i = 0; s->nturns && rc == SQLITE_DONE && i < s->npend; i++) {
+		struct pending *p = &s->pend[i];
+		sqlite3_int64 prev;
+
+		if (!p->session) {
+			answers = 1;
+			continue;
+		}
+		if ((prev = heads_get(s, p->session)) < 0) {
+			sqlite3_bind_text(s->last, 1, p->session, -1, SQLITE_STATIC);
+			rc = sqlite3_step(s->last);
+			prev = rc == SQLITE_ROW ? sqlite3_column_int64(s->last, 0) : 0;
+			rc = rc == SQLITE_ROW ? SQLITE_DONE : rc;
+			sqlite3_reset(s->last);
+			if (rc != SQLITE_DONE)
+				break;
+		}
+		sqlite3_bind_text(s->add_prev, 1, p->session, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(s->add_prev, 2, (sqlite3_int64)p->t.at);
+		bind_text(s->add_prev, 3, p->t.query);
+		bind_text(s->add_prev, 4, p->t.language);
+		bind_text(s->add_prev, 5, p->t.agent);
+		bind_text(s->add_prev, 6, p->t.category);
+		bind_text(s->add_prev, 7, p->t.request_type);
+		bind_text(s->add_prev, 8, p->t.slots);
+		if (prev > 0)
+			sqlite3_bind_int64(s->add_prev, 9, prev);
+		else
+			sqlite3_bind_null(s->add_prev, 9);
+		sqlite3_bind_int64(s->add_prev, 10, p->id);
+		rc = sqlite3_step(s->add_prev);
+		sqlite3_reset(s->add_prev);
+		sqlite3_clear_bindings(s->add_prev);
+		if (rc == SQLITE_DONE)
+			heads_put(s, p->session, p->id, (sqlite3_int64)p->t.at);
+	}
+	if (s->nturns) {
+		if (rc != SQLITE_DONE) {
+			s->failed = &s->turns;
+			heads_write(s);		/* not in a batch any more: forgotten */
+			if (!sqlite3_get_autocommit(s->turns.db))
+				sqlite3_exec(s->turns.db, "ROLLBACK", NULL, NULL, NULL);
+			s->turns.in_txn = s->turns.pending = s->turns.checked = 0;
+			s->noted.len = 0;
+		} else if (store_flush(s, &s->turns) < 0) {
+			rc = SQLITE_ERROR;
+		}
+	} else {
+		answers = 1;
+	}
+	if (rc == SQLITE_DONE && answers) {
+		if (!stmt(s, &s->answers, &s->answer, SQL_ANSWER) ||
+		    batch_begin(s, &s->answers) < 0)
+			rc = SQLITE_ERROR;
+		for (size_t i = 0; rc == SQLITE_DONE && i < s->npend; i++) {
+			struct pending *p = &s->pend[i];
+
+			if (p->session)
+				continue;
+			sqlite3_bind_int64(s->answer, 1, p->id);
+			sqlite3_bind_int64(s->answer, 2, (sqlite3_int64)p->t.at);
+			bind_text(s->answer, 3, p->t.answer);
+			rc = sqlite3_step(s->answer);
+			sqlite3_reset(s->answer);
+			sqlite3_clear_bindings(s->answer);
+		}
+		if (rc != SQLITE_DONE) {
+			s->failed = &s->answers;
+			if (s->answers.in_txn && !sqlite3_get_autocommit(s->answers.db))
+				sqlite3_exec(s->answers.db, "ROLLBACK", NULL, NULL, NULL);
+			s->answers.in_txn = s->answers.pending = 0;
+		} else if (store_flush(s, &s->answers) < 0) {
+			rc = SQLITE_ERROR;
+		}
+	}
+	pending_clear(s);
+	s->turns.checked = 0;	/* look at the others' notes again */
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 static struct state *
 state_of(struct lite *s, const char *name)
 {
@@ -955,7 +1527,7 @@ state_of(struct lite *s, const char *name)
 	snprintf(x->name, sizeof x->name, "%s", name);
 	snprintf(file, sizeof file, "state-%s.db", name);
 	if (store_open(&x->st, s->cfg, s->dir, file, state_schema, SETUP_VERSION,
-	    setup_upgrade,
+	    setup_steps,
 	    "DELETE FROM state WHERE at < ?1", err, sizeof err) < 0 ||
 	    prepare(x->st.db, "SELECT value, at FROM state WHERE session = ?1",
 	    &x->get) != SQLITE_OK ||
@@ -1254,6 +1826,7 @@ static const char state_upgrade[] =
 	"  last INTEGER NOT NULL"		/* its newest entry */
 	") WITHOUT ROWID;"
 	"PRAGMA user_version = 1;";
+static const char *const state_steps[] = { state_upgrade };
 
 /* The state name's file, its history tables there and its statements. */
 static struct state *
@@ -1268,7 +1841,7 @@ history_ready(struct lite *s, const char *name)
 		return x;
 	/* in a batch this connection holds the write lock already */
 	rc = x->st.in_txn ? sqlite3_exec(x->st.db, state_upgrade, NULL, NULL, &msg) :
-	    store_upgrade(x->st.db, STATE_VERSION, state_upgrade, &msg);
+	    store_upgrade(x->st.db, STATE_VERSION, state_steps, &msg);
 	sqlite3_free(msg);
 	if (rc != SQLITE_OK ||
 	    prepare(x->st.db, "INSERT INTO history (prev, session, at, value)"
@@ -1414,6 +1987,7 @@ const struct cc_store_ops cc_store_sqlite = {
 	.answer = lite_answer,
 	.flush = lite_flush,
 	.turns_hold = lite_turns_hold,
+	.turns_changed = lite_turns_changed,
 	.state_get = lite_state_get,
 	.state_put = lite_state_put,
 	.state_hold = lite_state_hold,

@@ -31,6 +31,8 @@ struct responder {
 	struct cc_texts *texts;
 	struct cc_domain *domain;
 	struct cc_session *store;
+	struct cc_session **shared;	/* the chain's (cc_respond_options) */
+	int borrowed;		/* store is *shared: the chain closes it */
 	int store_failed, no_memory, camel, no_emotion;
 	int store_transient;	/* the store's server was lost: exit status 4 */
 	char store_why[640];	/* why answers are not kept, once they are not */
@@ -43,6 +45,12 @@ store(struct responder *rs)
 
 	if (rs->store || rs->store_failed || rs->no_memory)
 		return rs->store;
+	/* the chain's, which cc-route opened: it reads the turns not
+	   written yet and keeps the answers in the same batches */
+	if (rs->shared && *rs->shared) {
+		rs->borrowed = 1;
+		return rs->store = *rs->shared;
+	}
 	rs->store = cc_session_open(&rs->cfg, CC_SESSION_ANSWERS, err, sizeof err);
 	if (!rs->store) {
 		cc_warn("session memory unavailable: %s", err);
@@ -71,7 +79,8 @@ store_lost(struct responder *rs, unsigned long line, const char *what)
 		rs->store_transient = 1;
 	snprintf(rs->store_why, sizeof rs->store_why, "%s: %s", what,
 	    cc_session_error(rs->store));
-	cc_session_close(rs->store);
+	if (!rs->borrowed)
+		cc_session_close(rs->store);
 	rs->store = NULL;
 	rs->store_failed = 1;
 }
@@ -347,6 +356,7 @@ cc_respond_open(struct cc_stage *stage, const struct cc_respond_options *o,
 	rs->no_emotion = o->no_emotion;
 	rs->camel = o->camel;
 	rs->no_memory = o->no_memory;
+	rs->shared = o->shared;
 	stage->name = "cc-respond";
 	stage->key = "response";
 	stage->process = respond;
@@ -404,7 +414,8 @@ cc_respond_close(struct cc_stage *stage, int status)
 
 	if (status == CC_EXIT_OK && (rs->llm_failed || rs->store_transient))
 		status = CC_EXIT_UPSTREAM;
-	cc_session_close(rs->store);	/* commits the answers */
+	if (!rs->borrowed)
+		cc_session_close(rs->store);	/* commits the answers */
 	rs->store = NULL;
 	if (stage->leave)
 		return status;

@@ -32,6 +32,8 @@ struct router {
 	struct cc_domain *domain;
 	struct cc_rules *rules;
 	struct cc_session *store;
+	struct cc_session **shared;	/* the chain's (cc_route_options) */
+	int borrowed;		/* store is *shared: the chain closes it */
 	int store_failed;	/* warned once; route without memory */
 	int store_transient;	/* ... for a lost server: exit status 4 */
 	int no_memory;
@@ -75,6 +77,16 @@ store(struct router *rt)
 
 	if (rt->store || rt->store_failed || rt->no_memory)
 		return rt->store;
+	/*
+	 * In a chain, one connection for the turns and their answers,
+	 * written as the chain's batches end; if it cannot be had, the
+	 * stage's own, which says why as the stage process would.
+	 */
+	if (rt->shared && (*rt->shared || (*rt->shared = cc_session_open(&rt->cfg,
+	    CC_SESSION_CACHE | CC_SESSION_ANSWERS | CC_SESSION_BATCH, err, sizeof err)))) {
+		rt->borrowed = 1;
+		return rt->store = *rt->shared;
+	}
 	rt->store = cc_session_open(&rt->cfg, CC_SESSION_CACHE, err, sizeof err);
 	if (!rt->store) {
 		/* spec: memory failure keeps routing, without context */
@@ -102,7 +114,8 @@ store_lost(struct router *rt, unsigned long line, const char *what)
 		    cc_session_error(rt->store));
 	if (cc_session_transient(rt->store))
 		rt->store_transient = 1;
-	cc_session_close(rt->store);
+	if (!rt->borrowed)
+		cc_session_close(rt->store);
 	rt->store = NULL;
 	rt->store_failed = 1;
 }
@@ -624,6 +637,7 @@ cc_route_open(struct cc_stage *stage, const struct cc_route_options *o,
 	stage->ctx = rt;
 	rt->window = 180;
 	rt->no_memory = o->no_memory;
+	rt->shared = o->shared;
 	if (o->no_classifier)
 		rt->model_state = -1;
 	if (!w)
@@ -678,7 +692,8 @@ cc_route_close(struct cc_stage *stage, int status)
 
 	if (status == CC_EXIT_OK && rt->store_transient)
 		status = CC_EXIT_UPSTREAM;
-	cc_session_close(rt->store);	/* commits the turns */
+	if (!rt->borrowed)
+		cc_session_close(rt->store);	/* commits the turns */
 	rt->store = NULL;
 	if (stage->leave)
 		return status;

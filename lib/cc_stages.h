@@ -27,6 +27,7 @@
 
 #include "cc_record.h"
 #include "cc_event.h"
+#include "cc_session.h"
 
 int cc_detect_open(struct cc_stage *stage, char *err, size_t errlen);
 int cc_detect_close(struct cc_stage *stage, int status);
@@ -35,6 +36,13 @@ struct cc_route_options {
 	const char *rules_path;	/* NULL: the domain's routing.rules */
 	const char *window;	/* seconds, as given; NULL: CC_MEMORY_WINDOW */
 	int no_memory, no_classifier;
+	/*
+	 * Stages in one process (cc_chain.c): the session store they share,
+	 * or NULL.  cc-route opens it (CC_SESSION_BATCH) at its first use
+	 * and leaves it there; cc-respond uses it when it is there.  The
+	 * caller closes it after both stages.
+	 */
+	struct cc_session **shared;
 };
 int cc_route_open(struct cc_stage *stage, const struct cc_route_options *o,
 	char *err, size_t errlen);
@@ -69,6 +77,7 @@ int cc_rag_close(struct cc_stage *stage, int status);
 struct cc_respond_options {
 	int text, no_emotion, camel, no_memory;
 	int no_stream;		/* leave CC_STREAM_FD alone: no one reads it */
+	struct cc_session **shared;	/* as cc_route_options' */
 };
 int cc_respond_open(struct cc_stage *stage, const struct cc_respond_options *o,
 	char *err, size_t errlen);

@@ -24,9 +24,8 @@ static const char usage_text[] =
 	"  -j, --workers N   worker processes (default: one a core, at most 16)\n"
 	"  -c, --check       exit 0 if the stages can run here, 1 if they\n"
 	"                    must run as processes\n"
-	"  -P, --in-process  records in sessions too (by default, when the first\n"
-	"                    record is in a session, several workers hand the\n"
-	"                    input to the stage processes)\n"
+	"  -P, --in-process  accepted for older scripts: records in sessions\n"
+	"                    always run in the workers now\n"
 	"  -D, --domain D    the domain (default $CC_DOMAIN)\n"
 	"      --store S     the session store (default $CC_STORE)\n"
 	"  -h, --help        show this help\n"
@@ -47,7 +46,7 @@ main(int argc, char **argv)
 	struct cc_domain *d;
 	char *names[CC_DOMAIN_MAX_STAGES], *end;
 	size_t n;
-	int c, check = 0, in_process = 0, status;
+	int c, check = 0, status;
 	long w;
 
 	cc_set_progname(argv[0]);
@@ -67,8 +66,7 @@ main(int argc, char **argv)
 			check = 1;
 			break;
 		case 'P':
-			in_process = 1;
-			break;
+			break;	/* what it asked for is what runs */
 		default:
 			cc_die(CC_EXIT_INTERNAL, "unhandled option -%c", c);
 		}
@@ -90,40 +88,7 @@ main(int argc, char **argv)
 		cc_die(CC_EXIT_USAGE, "the domain's stages cannot run in one program "
 		    "(CC_STAGES or an LLM is set, or a stage is not the library's): "
 		    "use concierge run");
-	/* the stage programs and the driver are installed beside this one */
-	{
-		char self[4096], *slash, *stages = NULL, *argv_p[4];
-		ssize_t k = readlink("/proc/self/exe", self, sizeof self - 1);
-		size_t len = 0;
-
-		if (k > 0 && (self[k] = '\0', slash = strrchr(self, '/'))) {
-			slash[1] = '\0';
-			for (size_t i = 0; i < n; i++)
-				len += strlen(self) + strlen(names[i]) + 1;
-			stages = cc_xmalloc(len + 1);
-			*stages = '\0';
-			for (size_t i = 0; i < n; i++) {
-				if (i)
-					strcat(stages, ":");
-				strcat(stages, self);
-				strcat(stages, names[i]);
-			}
-			argv_p[0] = cc_xmalloc(strlen(self) + sizeof "concierge");
-			strcpy(argv_p[0], self);
-			strcat(argv_p[0], "concierge");
-			argv_p[1] = "run";
-			argv_p[2] = o.unbuffered ? "-u" : NULL;
-			argv_p[3] = NULL;
-			if (!in_process && access(argv_p[0], X_OK) == 0) {
-				o.processes = argv_p;
-				o.processes_stages = stages;
-			}
-		}
-		status = cc_run(names, n, &o, 0, 1);
-		if (stages)
-			free(argv_p[0]);
-		free(stages);
-	}
+	status = cc_run(names, n, &o, 0, 1);
 	cc_domain_free(d);
 	cc_config_release(&cfg);
 	return status;
