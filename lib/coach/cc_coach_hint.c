@@ -70,9 +70,18 @@ hint_do(const struct cc_coach_data *d, const char *action, const char *pid,
 	const char *s;
 	jv st, problem;
 	long long level, total;
-	int changed = 0;
+	int changed = 0, taken;
 
-	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
+	/*
+	 * Taken, not copied: a change to a state held twice copies it whole
+	 * (libjq's copy on write).  Given back below, changed or not.
+	 */
+	if ((taken = jv_get_kind(*state) == JV_KIND_OBJECT)) {
+		st = *state;
+		*state = jv_invalid();
+	} else {
+		st = jv_object();
+	}
 	if (*pid) {
 		/* a problem_id other than the current one starts a new problem */
 		int fields = 0;
@@ -139,8 +148,10 @@ hint_do(const struct cc_coach_data *d, const char *action, const char *pid,
 		cc_coach_state_touch(&st, now);
 		jv_free(*state);
 		*state = st;
+	} else if (taken) {
+		*state = st;
 	} else {
-		jv_free(st);
+		jv_free(st);	/* *state was no object: left as it was */
 	}
 }
 
