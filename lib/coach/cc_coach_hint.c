@@ -139,6 +139,7 @@ hint_do(const struct cc_coach_data *d, const char *action, const char *pid,
 	problem = jv_object_get(jv_copy(st), cc_jv_name("problem"));
 	h->level = level;
 	h->total = total;
+	h->changed = changed;
 	h->template = hint_template(d, problem, (int)level, lang);
 	s = cc_coach_get_str(problem, "id");
 	h->problem_id = s ? jv_string(s) : jv_null();
@@ -236,6 +237,7 @@ cc_coach_hint_step(const struct cc_coach_data *d, int advance, const char *pid,
 	size_t n = pid ? strlen(pid) : 0;
 
 	h->template = h->problem_id = jv_invalid();
+	h->changed = 0;
 	/* what cc_coach_arg_id refuses (the tool's error, nothing changed) */
 	if (pid && (n == 0 || n > 200))
 		return -1;
