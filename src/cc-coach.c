@@ -404,6 +404,7 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	size_t qlen;
 	jv state = jv_object(), before;
 	struct cc_coach_recap *recap = NULL;
+	int changed;
 
 	cc_config_tick(&st->cfg);
 
@@ -422,11 +423,14 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	}
 	/* (a kept session's state is compared by its text: no copy to keep) */
 	before = recap ? jv_invalid() : jv_copy(state);
-	cc_coach_turn(&st->data, q, qlen, in_english(rec) ? "en" : "ja", &state,
-	    st->cfg.now, recap, out);
+	changed = cc_coach_turn(&st->data, q, qlen, in_english(rec) ? "en" : "ja",
+	    &state, st->cfg.now, recap, out);
 	if (session && st->store) {
-		if (cc_coach_states_save(st->kept, st->store, session, before, state,
-		    st->cfg.now, err, sizeof err) < 0)
+		/* a turn that changed nothing writes nothing, not even its text */
+		if ((recap && !changed ? cc_coach_states_unchanged(st->kept, st->store,
+		    session, state, st->cfg.now, err, sizeof err) :
+		    cc_coach_states_save(st->kept, st->store, session, before, state,
+		    st->cfg.now, err, sizeof err)) < 0)
 			store_lost(st, rec->line, err);
 	} else {
 		jv_free(state);

@@ -12,6 +12,7 @@
 
 #include <locale.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -613,6 +614,63 @@ ones(double v, char out[4])
 }
 
 /*
+ * Whether a filled hint states the answer (or its remainder form), as
+ * cc_calc_states_value says, remembered: reading a reply for every form a
+ * number can take costs about 36,000 instructions, and a session asks it
+ * of the same hint for the same problem at each wrong answer.  A table of
+ * the last verdicts by the hint's text and the two answers (kept whole and
+ * compared byte for byte, so a verdict is never another text's), one
+ * place per hash; a text too long for a place is read each time.
+ */
+#define STATES_MEMO 2048
+#define STATES_KEY 368
+static struct {
+	unsigned short len;	/* of key; 0: empty */
+	unsigned char verdict;
+	char key[STATES_KEY];	/* text NUL answer NUL remainder */
+} states_memo[STATES_MEMO];
+static pthread_mutex_t states_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int
+states_answer(const char *text, size_t len, const struct cc_calc_check *c)
+{
+	size_t na = strlen(c->correct_answer), nr = strlen(c->remainder_form);
+	size_t n = len + na + nr + 2;
+	char key[STATES_KEY];
+	uint64_t h = 14695981039346656037u;	/* FNV-1a */
+	int verdict;
+
+	if (!c->correct_answer[0] && !c->remainder_form[0])
+		return 0;
+	if (n > STATES_KEY || memchr(text, '\0', len))
+		return cc_calc_states_value(text, len, c->correct_answer) ||
+		    cc_calc_states_value(text, len, c->remainder_form);
+	memcpy(key, text, len);
+	key[len] = '\0';
+	memcpy(key + len + 1, c->correct_answer, na + 1);
+	memcpy(key + len + 2 + na, c->remainder_form, nr);
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)key[i]) * 1099511628211u;
+	h %= STATES_MEMO;
+	pthread_mutex_lock(&states_lock);
+	if (states_memo[h].len == n && memcmp(states_memo[h].key, key, n) == 0) {
+		verdict = states_memo[h].verdict;
+		pthread_mutex_unlock(&states_lock);
+		return verdict;
+	}
+	pthread_mutex_unlock(&states_lock);
+	verdict = (c->correct_answer[0] &&
+	    cc_calc_states_value(text, len, c->correct_answer)) ||
+	    (c->remainder_form[0] && cc_calc_states_value(text, len, c->remainder_form));
+	pthread_mutex_lock(&states_lock);
+	memcpy(states_memo[h].key, key, n);
+	states_memo[h].len = (unsigned short)n;
+	states_memo[h].verdict = (unsigned char)verdict;
+	pthread_mutex_unlock(&states_lock);
+	return verdict;
+}
+
+/*
  * Fill the first hint of keys that exists, uses only the variables set,
  * and does not state the answer; into b.  0, or -1 when none qualifies.
  */
@@ -635,10 +693,7 @@ pick_hint(const struct cc_texts *hints, const char *const *keys, size_t nkeys,
 			continue;
 		for (size_t n = 0; n < sizeof names / sizeof names[0]; n++)
 			unfilled |= strstr(b->data, names[n]) != NULL;
-		if (unfilled || (c->correct_answer[0] &&
-		    cc_calc_states_value(b->data, b->len, c->correct_answer)) ||
-		    (c->remainder_form[0] &&
-		    cc_calc_states_value(b->data, b->len, c->remainder_form)))
+		if (unfilled || states_answer(b->data, b->len, c))
 			continue;
 		return 0;
 	}

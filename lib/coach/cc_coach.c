@@ -600,9 +600,10 @@ has_text(jv obj, const char *key, jv t)
 	    jv_equal(jv_object_get(jv_copy(obj), cc_jv_name(key)), jv_copy(t));
 }
 
-void
+int
 cc_coach_state_touch(jv *state, time_t now)
 {
+	int changed = jv_get_kind(*state) != JV_KIND_OBJECT;
 	jv st = as_object(*state), t = cc_coach_time_jv(now);
 	time_t last = cc_coach_get_time(st, "last_activity_at");
 	time_t start = cc_coach_get_time(st, "work_started_at");
@@ -610,12 +611,17 @@ cc_coach_state_touch(jv *state, time_t now)
 	/* a time that is already the one to set is left be: a set copies a
 	   state that is shared (the stage's kept copy, the turn's before) */
 	if ((!start || !last || now - last >= CC_COACH_BREAK_SECONDS || now < start) &&
-	    !has_text(st, "work_started_at", t))
+	    !has_text(st, "work_started_at", t)) {
 		st = jv_object_set(st, cc_jv_name("work_started_at"), jv_copy(t));
-	if (!has_text(st, "last_activity_at", t))
+		changed = 1;
+	}
+	if (!has_text(st, "last_activity_at", t)) {
 		st = jv_object_set(st, cc_jv_name("last_activity_at"), jv_copy(t));
+		changed = 1;
+	}
 	jv_free(t);
 	*state = st;
+	return changed;
 }
 
 long

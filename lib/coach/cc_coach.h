@@ -107,6 +107,7 @@ jv cc_coach_hint_step_jv(const struct cc_coach_data *d, int advance,
 struct cc_coach_hint {
 	long long level, total;
 	jv template, problem_id;	/* owned: a string; a string or null */
+	int changed;		/* the step changed *state */
 };
 int cc_coach_hint_step(const struct cc_coach_data *d, int advance, const char *pid,
 	const char *lang, jv *state, time_t now, struct cc_coach_hint *h);
@@ -170,8 +171,10 @@ void cc_coach_recap_release(struct cc_coach_recap *r);
  * hint, progress, answer_request, hint_level, stumbles, working_minutes,
  * total_points, streak, solved_today, forbid}.  lang is the reply
  * language, "ja" or "en"; recap is the session's (NULL: none kept).
+ * Returns 1 if the turn may have changed *state, 0 if it is certainly the
+ * state it was given (cc_coach_states_unchanged then keeps it unwritten).
  */
-void cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
+int cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	const char *lang, jv *state, time_t now, struct cc_coach_recap *recap,
 	struct cc_jw *out);
 
@@ -269,12 +272,22 @@ int cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 	size_t errlen);
 
 /*
+ * The turn left a kept session's state (consumed: kept) as
+ * cc_coach_states_load gave it: kept again, nothing composed or written.
+ * For a session load gave no recap, or that was given up since, this is
+ * cc_coach_states_save with before jv_invalid() (nothing kept to compare:
+ * the state is written).  0, or -1 with err set.
+ */
+int cc_coach_states_unchanged(struct cc_coach_states *c, struct cc_session *s,
+	const char *session, jv state, time_t now, char *err, size_t errlen);
+
+/*
  * The child did something at `now`: last_activity_at moves, and after a
  * pause of CC_COACH_BREAK_SECONDS or more work_started_at starts again.
  * These and the next two replace *state (anything but an object becomes
- * one).
+ * one).  1 if it changed the state (an object with other times), else 0.
  */
-void cc_coach_state_touch(jv *state, time_t now);
+int cc_coach_state_touch(jv *state, time_t now);
 /* Minutes of continuous work at `now` (0 after a break); borrows state. */
 long cc_coach_state_work_minutes(jv state, time_t now);
 /*

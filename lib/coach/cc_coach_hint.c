@@ -70,9 +70,18 @@ hint_do(const struct cc_coach_data *d, const char *action, const char *pid,
 	const char *s;
 	jv st, problem;
 	long long level, total;
-	int changed = 0;
+	int changed = 0, taken;
 
-	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
+	/*
+	 * Taken, not copied: a change to a state held twice copies it whole
+	 * (libjq's copy on write).  Given back below, changed or not.
+	 */
+	if ((taken = jv_get_kind(*state) == JV_KIND_OBJECT)) {
+		st = *state;
+		*state = jv_invalid();
+	} else {
+		st = jv_object();
+	}
 	if (*pid) {
 		/* a problem_id other than the current one starts a new problem */
 		int fields = 0;
@@ -130,6 +139,7 @@ hint_do(const struct cc_coach_data *d, const char *action, const char *pid,
 	problem = jv_object_get(jv_copy(st), cc_jv_name("problem"));
 	h->level = level;
 	h->total = total;
+	h->changed = changed;
 	h->template = hint_template(d, problem, (int)level, lang);
 	s = cc_coach_get_str(problem, "id");
 	h->problem_id = s ? jv_string(s) : jv_null();
@@ -139,8 +149,10 @@ hint_do(const struct cc_coach_data *d, const char *action, const char *pid,
 		cc_coach_state_touch(&st, now);
 		jv_free(*state);
 		*state = st;
+	} else if (taken) {
+		*state = st;
 	} else {
-		jv_free(st);
+		jv_free(st);	/* *state was no object: left as it was */
 	}
 }
 
@@ -225,6 +237,7 @@ cc_coach_hint_step(const struct cc_coach_data *d, int advance, const char *pid,
 	size_t n = pid ? strlen(pid) : 0;
 
 	h->template = h->problem_id = jv_invalid();
+	h->changed = 0;
 	/* what cc_coach_arg_id refuses (the tool's error, nothing changed) */
 	if (pid && (n == 0 || n > 200))
 		return -1;

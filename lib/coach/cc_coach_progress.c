@@ -398,7 +398,13 @@ progress_do(const struct cc_coach_data *d, int o, const char *pid, int has_hints
 	jv st, problem, counts, entry, solved, news;
 	long long points, total, streak, best, hints, stumbles;
 
-	st = jv_get_kind(*state) == JV_KIND_OBJECT ? jv_copy(*state) : jv_object();
+	/* taken, not copied (as manage_hint's): replaced below */
+	if (jv_get_kind(*state) == JV_KIND_OBJECT) {
+		st = *state;
+		*state = jv_invalid();
+	} else {
+		st = jv_object();
+	}
 	/* the problem: the current one, unless the arguments name another */
 	problem = jv_object_get(jv_copy(st), cc_jv_name("problem"));
 	s = cc_coach_get_str(problem, "id");

@@ -442,10 +442,22 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 	}
 	keep(c, session, jv_null(), size);
 	if ((e = *slot(c, session))) {
-		/* converted: the text is no longer the stored one (NULL: differs) */
-		e->text = stored && !strstr(stored, "\"solved\"") ? stored : NULL;
-		if (e->text != stored)
-			free(stored);
+		/*
+		 * The text kept is the stored one only when it is what the state
+		 * as loaded is written as (NULL: differs), so a turn that changes
+		 * nothing need not write it to know: not when converted, nor with
+		 * an emotion left out, nor stored by hand with other spacing.
+		 */
+		if (stored) {
+			c->text.len = 0;
+			cc_json_put(&c->text, *state);
+			if (c->text.len != strlen(stored) ||
+			    memcmp(c->text.data, stored, c->text.len) != 0) {
+				free(stored);
+				stored = NULL;
+			}
+		}
+		e->text = stored;
 		e->lent = 1;
 		jv_array_foreach(history, i, h) {
 			cc_coach_recap_add(&e->recap, h);
@@ -544,5 +556,21 @@ cc_coach_states_save(struct cc_coach_states *c, struct cc_session *s,
 	}
 	e->lent = 0;
 	keep(c, session, cur, c->text.len);
+	return 0;
+}
+
+int
+cc_coach_states_unchanged(struct cc_coach_states *c, struct cc_session *s,
+    const char *session, jv state, time_t now, char *err, size_t errlen)
+{
+	struct entry *e = *slot(c, session);
+
+	/* only a kept state whose text is known: else it is written */
+	if (!e || !e->recap.kept || !e->lent || !e->text ||
+	    jv_get_kind(state) != JV_KIND_OBJECT)
+		return cc_coach_states_save(c, s, session, jv_invalid(), state, now,
+		    err, errlen);
+	e->lent = 0;
+	keep(c, session, state, e->size);
 	return 0;
 }

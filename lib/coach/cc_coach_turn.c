@@ -208,7 +208,7 @@ solved_today(jv state, time_t now, struct cc_coach_recap *recap)
 	return n;
 }
 
-void
+int
 cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
     const char *lang, jv *state, time_t now, struct cc_coach_recap *recap,
     struct cc_jw *out)
@@ -224,13 +224,15 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	jv check = jv_invalid();
 	const char *event = "none", *request, *cur, *cur_expr;
 	int flags = cc_calc_from_words(text, len, &u), stuck = 0;
+	int changed = 0;	/* what the state was given may have changed */
 	long long level;
 
 	if (jv_get_kind(*state) != JV_KIND_OBJECT) {
 		jv_free(*state);
 		*state = jv_object();
+		changed = 1;
 	}
-	cc_coach_state_touch(state, now);
+	changed |= cc_coach_state_touch(state, now);
 	request = "none";
 	if (d->answer_request) {
 		cc_answer_request_scan(d->answer_request, text, len, &areq);
@@ -254,6 +256,7 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 				finish(d, state, cur, "abandoned", lang, now, NULL);
 			cc_coach_state_set_problem(state, p, now);
 			event = "new_problem";
+			changed = 1;
 		}
 		jv_free(p);
 		problem_strs(*state, &keep, &cur, &cur_expr);
@@ -271,19 +274,22 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 			cc_coach_state_stumble(state, now);
 			has_hint = cc_coach_hint_step(d, 1, cur, lang, state, now, &h) == 0;
 		}
+		changed = 1;	/* a stumble, or the problem finished */
 	} else if (strcmp(request, "none") != 0 && cur) {
 		/*
 		 * "わからない" is a stumble; "just tell me" is not, but both get
 		 * the next hint rather than the answer.
 		 */
 		stuck = strcmp(request, "implicit") == 0;
-		if (stuck)
-			cc_coach_state_stumble(state, now);
+		if (stuck && cc_coach_state_stumble(state, now))
+			changed = 1;
 		if (strcmp(event, "new_problem") != 0)
 			event = stuck ? "stuck" : "asked_answer";
 		has_hint = cc_coach_hint_step(d, 1, cur, lang, state, now, &h) == 0;
+		changed |= has_hint && h.changed;
 	} else if (cur) {
 		has_hint = cc_coach_hint_step(d, 0, cur, lang, state, now, &h) == 0;
+		changed |= has_hint && h.changed;
 	}
 
 	/* written as it is found: building the object cost more than its text */
@@ -395,6 +401,7 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	}
 	cc_jw_end(out);
 	jv_free(keep);
+	return changed;
 }
 
 static void
