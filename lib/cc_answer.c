@@ -624,8 +624,14 @@ answer_opening(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		struct cc_date_vars dv;
 		char key[96], said[64];
 		const char *place, *and = cc_texts_get(ar->texts, "opening.and", lang, NULL);
-		const char *fmt = cc_texts_get(ar->texts, "opening.date", lang, NULL);
+		/* a day asked by its weekday names that weekday first */
+		jv ws = member(route, "weekday_said");
+		const char *fmt = jv_get_kind(ws) == JV_KIND_TRUE ?
+		    cc_texts_get(ar->texts, "opening.date_weekday", lang, NULL) : NULL;
 
+		jv_free(ws);
+		if (!fmt)
+			fmt = cc_texts_get(ar->texts, "opening.date", lang, NULL);
 		jv_free(open);
 		cc_texts_date_vars(ar->texts, lang, cc_date_start((struct cc_date){ y, m, d }), &dv);
 		if (!and)
@@ -876,7 +882,9 @@ static int answer_opening(const struct cc_answerer *ar, struct cc_answer *a,
  * "hours, address and fees").  Each place and aspect is answered by its
  * own best passage (or by the opening calendar, for a day's hours), in
  * one reply: the text found.many {passages}, the parts joined by blank
- * lines.  0, or -1 when the question asks one thing only.
+ * lines; several aspects of one place each begin with the text
+ * found.aspect.ASPECT (営業時間：) when the domain has it.  0, or -1 when
+ * the question asks one thing only.
  */
 static int
 answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
@@ -941,8 +949,21 @@ answer_compound(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 				    (!place || (c && strcmp(c, place) == 0)) &&
 				    (!aspect || cc_csv_has(types, aspect)) &&
 				    (!only || !aspect || (types && strcmp(types, aspect) == 0))) {
+					char hk[80];
+					const char *head;
+
 					if (nparts++)
 						cc_buf_add(&parts, "\n\n", 2);
+					/*
+					 * several aspects of one place: each part
+					 * says what it answers (found.aspect.ASPECT,
+					 * 営業時間：), so a long list of questions
+					 * reads as answered one by one
+					 */
+					snprintf(hk, sizeof hk, "found.aspect.%s", aspect ? aspect : "");
+					if (np <= 1 && na >= 2 && aspect &&
+					    (head = cc_texts_get(ar->texts, hk, lang, NULL)))
+						cc_buf_add(&parts, head, strlen(head));
 					cc_buf_add(&parts, content, strlen(content));
 					used = jv_array_append(used, jv_string(id));
 					a->passages = jv_array_append(a->passages, jv_string(id));
@@ -2596,7 +2617,7 @@ route_of(struct cc_record *rec)
 {
 	static const char *const keys[] = {
 		"agent", "language", "category", "request_type", "reply", "opening",
-		"places", "aspects", NULL,
+		"places", "aspects", "weekday_said", NULL,
 	};
 	const char *vals[sizeof keys / sizeof keys[0]];
 	size_t lens[sizeof keys / sizeof keys[0]], len;

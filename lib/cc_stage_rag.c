@@ -64,7 +64,7 @@ struct rag {
 	int kb_failed;		/* a search failed: exit 5 */
 };
 
-#define MAX_ASKED 3	/* places or aspects of one compound question */
+#define MAX_ASKED 5	/* places or aspects of one compound question */
 
 struct route {
 	int present;
