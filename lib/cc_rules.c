@@ -915,6 +915,22 @@ finish(struct cc_rules *r)
 	return rc;
 }
 
+/*
+ * What an evaluation works in, for rules loaded either way (from the text
+ * or from the cache's snapshot): the match data, the prefilter's hits
+ * (zero but for the targets the last scan touched, so they must start
+ * zeroed) and the list of those targets.
+ */
+static void
+eval_buffers(struct cc_rules *r)
+{
+	r->md = pcre2_match_data_create(4, NULL);
+	r->hits = calloc(MAX_CUES + r->nfixes, sizeof *r->hits);
+	r->touched = cc_xmalloc((r->ncues + r->nfixes) * sizeof *r->touched);
+	if (!r->md || !r->hits)
+		cc_die(CC_EXIT_INTERNAL, "out of memory");
+}
+
 /* record: keep the compiled patterns in r->made for the cache. */
 static struct cc_rules *
 load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
@@ -957,11 +973,7 @@ load(const char *path, char *err, size_t errlen, struct cc_problems *problems,
 		cc_rules_free(r);
 		return NULL;
 	}
-	r->md = pcre2_match_data_create(4, NULL);
-	r->hits = calloc(MAX_CUES + r->nfixes, sizeof *r->hits);
-	r->touched = cc_xmalloc((r->ncues + r->nfixes) * sizeof *r->touched);
-	if (!r->hits)
-		cc_die(CC_EXIT_INTERNAL, "out of memory");
+	eval_buffers(r);
 	return r;
 }
 
@@ -2489,8 +2501,7 @@ snapshot_read(struct cache *c, const char *path, char *blob, size_t blob_len,
 			goto bad;
 	free(c->codes);
 	c->codes = NULL;
-	r->md = pcre2_match_data_create(4, NULL);
-	r->hits = cc_xmalloc((MAX_CUES + r->nfixes) * sizeof *r->hits);
+	eval_buffers(r);
 	return r;
 bad:
 	r->cache = NULL;
