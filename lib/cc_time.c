@@ -427,6 +427,7 @@ static const struct lexeme lexicon[] = {
 	/* "by the end of the week": with by/until, today to Sunday */
 	{"end of the week", T_WEEK, F_WORD, 0, 0},
 	{"end of this week", T_WEEK, F_WORD, 0, 0},
+	{"end of week", T_WEEK, F_WORD, 0, 0},
 	{"the end of the week", T_WEEK, F_WORD, 0, 0},
 	{"the end of this week", T_WEEK, F_WORD, 0, 0},
 	{"coming week", T_WEEK, F_WORD, 1, 0},
@@ -938,7 +939,8 @@ kanji_mday(const struct text *x, size_t at, size_t end)
 	return a == 0x306E /* の */ || a == 0x306B /* に */ ||
 	    a == 0x306F /* は */ || a == 0x3082 /* も */ ||
 	    a == 0x304B /* か(ら) */ || a == 0x307E /* ま(で) */ ||
-	    a == 0x3063 /* っ(て) */ || a == 0x3068 /* と */ ||
+	    a == 0x3063 || a == 0x3064 /* っ(て), folded as つ */ ||
+	    a == 0x3068 /* と */ ||
 	    a == 0x3084 /* や */ || a == 0x3001;
 }
 
@@ -1191,6 +1193,35 @@ ordinal_weekday(const struct text *x, size_t i, size_t *end)
 	return 0;
 }
 
+/* 水・木, 土・日: a weekday by its one kanji, listed with ・; 0 if not */
+static int
+weekday_kanji(const struct text *x, size_t i)
+{
+	static const char *const k[] = {"月", "火", "水", "木", "金", "土", "日"};
+	static const char dot[] = "\xe3\x83\xbb";	/* ・ */
+
+	for (int d = 0; d < 7; d++) {
+		size_t at;
+
+		if (!starts(x->s, x->n, i, k[d]))
+			continue;
+		at = i + strlen(k[d]);
+		if (starts(x->s, x->n, at, "曜"))
+			return 0;
+		if (starts(x->s, x->n, at, dot)) {
+			for (int e = 0; e < 7; e++)
+				if (starts(x->s, x->n, at + 3, k[e]))
+					return d + 1;
+		}
+		if (i >= 6 && starts(x->s, x->n, i - 3, dot))
+			for (int e = 0; e < 7; e++)
+				if (starts(x->s, x->n, i - 6, k[e]))
+					return d + 1;
+		return 0;
+	}
+	return 0;
+}
+
 static void
 lex(struct text *x)
 {
@@ -1218,6 +1249,15 @@ lex(struct text *x)
 			/* a kanji numeral with no unit may begin a word: 一昨日 */
 			if (adv && (x->nt > had || ascii_digit(c))) {
 				i += adv;
+				continue;
+			}
+		}
+		if ((c == 0xE5 || c == 0xE6 || c == 0xE7 || c == 0xE9) && x->nt < MAXTOK) {
+			int wd = weekday_kanji(x, i);
+
+			if (wd) {
+				add_tok(x, T_WEEKDAY, wd, NO_REL, 0, i, i + 3);
+				i += 3;
 				continue;
 			}
 		}
@@ -1424,6 +1464,8 @@ struct mention {
 				   forward to follow the start of a span */
 	int negated, context, attributive;
 	int corrected;		/* said, then taken back (correct()) */
+	int has_wk;		/* a weekday of a named week (来週の水曜): */
+	struct cc_date wk;	/* that week's Monday */
 };
 
 #define MAXMENT 16
@@ -1737,6 +1779,10 @@ resolve(const struct reading *rd, const struct phrase *p, struct mention *m)
 		set_days(m, f, f, "weekday");
 		m->weekday = wd;
 		m->part = p->part;
+		if (!m->bare) {
+			m->has_wk = 1;
+			m->wk = cc_date_add(f, 1 - wd);
+		}
 		return 1;
 	}
 	if (p->has_weekend) {
@@ -2336,6 +2382,8 @@ join(struct mention *a, const struct mention *b, const char *kind)
 	if (cc_date_cmp(b->last, a->last) > 0)
 		a->last = b->last;
 	a->end = b->end;
+	if (!b->has_wk || cc_date_cmp(a->wk, b->wk) != 0)
+		a->has_wk = 0;
 	a->kind = kind;
 	a->part = P_NONE;
 	a->weekday = 0;
@@ -2800,7 +2848,8 @@ rephrase(const char *q, size_t len, size_t *outlen)
 static const char *const rest_words[] = {
 	"rest of", "remainder of", "remaining", "later this", "what's left of",
 	"what is left of", "残り", "のこり", "いつぱい", "中に", "このあと",
-	"この後", "これから", "今日以降", "あと", NULL,
+	"この後", "これから", "今日以降", "あと", "今週中", "今月中",
+	"こんしゆうちゆう", NULL,
 };
 
 /*
@@ -3004,9 +3053,11 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 		    gap_is(&x, a->end, b->at, (const char *const[]){"", NULL})) {
 			/* 来週の水曜と木曜, "next Wed and Thu": the second
 			 * weekday is of the first one's week */
-			if (b->bare == 1 && a->weekday && !a->bare)
-				b->first = b->last = cc_date_add(a->first,
-				    b->weekday - a->weekday);
+			if (b->bare == 1 && b->weekday && a->has_wk) {
+				b->first = b->last = cc_date_add(a->wk, b->weekday - 1);
+				b->has_wk = 1;
+				b->wk = a->wk;
+			}
 			/* 今日明日, 土日月: days side by side are a list */
 			join(a, b, "range");
 		} else {
