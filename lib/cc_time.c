@@ -401,6 +401,11 @@ static const struct lexeme lexicon[] = {
 	{"xmas eve", T_DATE, F_WORD, 12, 24},
 	{"new year's eve", T_DATE, F_WORD, 12, 31}, {"new years eve", T_DATE, F_WORD, 12, 31},
 	{"new year's day", T_DATE, F_WORD, 1, 1}, {"new years day", T_DATE, F_WORD, 1, 1},
+	/* days of the month read in kana (a: the day); not いつか (some
+	 * day), なのか or ようか, which are other words too */
+	{"ついたち", T_MDAY, F_KANA | F_RB, 1, 0}, {"ふつか", T_MDAY, F_KANA | F_RB, 2, 0},
+	{"みっか", T_MDAY, F_KANA | F_RB, 3, 0}, {"よっか", T_MDAY, F_KANA | F_RB, 4, 0},
+	{"とおか", T_MDAY, F_KANA | F_RB, 10, 0}, {"はつか", T_MDAY, F_KANA | F_RB, 20, 0},
 	/* parts of the day (only with a day: 夜のイベント alone names no date) */
 	{"朝", T_PART, 0, P_MORNING, 0}, {"午前", T_PART, 0, P_MORNING, 0},
 	{"午前中", T_PART, 0, P_MORNING, 0}, {"昼", T_PART, 0, P_AFTERNOON, 0},
@@ -419,6 +424,12 @@ static const struct lexeme lexicon[] = {
 	{"the following week", T_WEEK, F_WORD, 1, 0},
 	{"rest of the week", T_WEEK, F_WORD, 0, 0},
 	{"remainder of the week", T_WEEK, F_WORD, 0, 0},
+	/* "by the end of the week": with by/until, today to Sunday */
+	{"end of the week", T_WEEK, F_WORD, 0, 0},
+	{"end of this week", T_WEEK, F_WORD, 0, 0},
+	{"end of week", T_WEEK, F_WORD, 0, 0},
+	{"the end of the week", T_WEEK, F_WORD, 0, 0},
+	{"the end of this week", T_WEEK, F_WORD, 0, 0},
 	{"coming week", T_WEEK, F_WORD, 1, 0},
 	{"再来週", T_WEEK, 0, 2, 0}, {"さらいしゅう", T_WEEK, F_KANA, 2, 0},
 	{"week after next", T_WEEK, F_WORD, 2, 0},
@@ -907,6 +918,32 @@ skip_weekday_note(const struct text *x, size_t j)
 	return j;
 }
 
+/*
+ * A day of the month in kanji numerals (二十日, 十四日, 一日のイベント)
+ * and not a count of days (一日だけ, 三日で, 一日中, 毎日, あと三日ある):
+ * what follows is a particle, punctuation or the end, and what comes
+ * before is no other kanji (月 apart: 今月二十日) nor a word in kana.
+ */
+static int
+kanji_mday(const struct text *x, size_t at, size_t end)
+{
+	int32_t b = prev_cp(x->s, at), a = next_cp(x->s, x->n, end);
+
+	if ((b >= 0x4E00 && b <= 0x9FFF && b != 0x6708 /* 月 */) ||
+	    (hiragana(b) && !particle(b)))
+		return 0;
+	if (end >= x->n || a == ' ' || a == '?' || a == '!' || a == ',' ||
+	    a == '(' || a == '.' || (a >= 0x3000 && a <= 0x303F) ||
+	    a >= 0xFF00)
+		return 1;
+	return a == 0x306E /* の */ || a == 0x306B /* に */ ||
+	    a == 0x306F /* は */ || a == 0x3082 /* も */ ||
+	    a == 0x304B /* か(ら) */ || a == 0x307E /* ま(で) */ ||
+	    a == 0x3063 || a == 0x3064 /* っ(て), folded as つ */ ||
+	    a == 0x3068 /* と */ ||
+	    a == 0x3084 /* や */ || a == 0x3001;
+}
+
 /* Numbers with their units at x->s[i]; returns the bytes consumed, 0 if none. */
 static size_t
 lex_number(struct text *x, size_t i)
@@ -1016,7 +1053,7 @@ lex_number(struct text *x, size_t i)
 			add_tok(x, T_DUR, n, 0, 0, i, k);
 			return k - i;
 		}
-		if (!kanji && n >= 1 && n <= 31) {
+		if (n >= 1 && n <= 31 && (!kanji || kanji_mday(x, i, k))) {
 			k = skip_weekday_note(x, k);
 			add_tok(x, T_MDAY, n, 0, 0, i, k);
 			return k - i;
@@ -1156,6 +1193,35 @@ ordinal_weekday(const struct text *x, size_t i, size_t *end)
 	return 0;
 }
 
+/* 水・木, 土・日: a weekday by its one kanji, listed with ・; 0 if not */
+static int
+weekday_kanji(const struct text *x, size_t i)
+{
+	static const char *const k[] = {"月", "火", "水", "木", "金", "土", "日"};
+	static const char dot[] = "\xe3\x83\xbb";	/* ・ */
+
+	for (int d = 0; d < 7; d++) {
+		size_t at;
+
+		if (!starts(x->s, x->n, i, k[d]))
+			continue;
+		at = i + strlen(k[d]);
+		if (starts(x->s, x->n, at, "曜"))
+			return 0;
+		if (starts(x->s, x->n, at, dot)) {
+			for (int e = 0; e < 7; e++)
+				if (starts(x->s, x->n, at + 3, k[e]))
+					return d + 1;
+		}
+		if (i >= 6 && starts(x->s, x->n, i - 3, dot))
+			for (int e = 0; e < 7; e++)
+				if (starts(x->s, x->n, i - 6, k[e]))
+					return d + 1;
+		return 0;
+	}
+	return 0;
+}
+
 static void
 lex(struct text *x)
 {
@@ -1183,6 +1249,15 @@ lex(struct text *x)
 			/* a kanji numeral with no unit may begin a word: 一昨日 */
 			if (adv && (x->nt > had || ascii_digit(c))) {
 				i += adv;
+				continue;
+			}
+		}
+		if ((c == 0xE5 || c == 0xE6 || c == 0xE7 || c == 0xE9) && x->nt < MAXTOK) {
+			int wd = weekday_kanji(x, i);
+
+			if (wd) {
+				add_tok(x, T_WEEKDAY, wd, NO_REL, 0, i, i + 3);
+				i += 3;
 				continue;
 			}
 		}
@@ -1389,6 +1464,8 @@ struct mention {
 				   forward to follow the start of a span */
 	int negated, context, attributive;
 	int corrected;		/* said, then taken back (correct()) */
+	int has_wk;		/* a weekday of a named week (来週の水曜): */
+	struct cc_date wk;	/* that week's Monday */
 };
 
 #define MAXMENT 16
@@ -1481,27 +1558,19 @@ date_near(struct cc_date today, int month, int day)
 	return d;
 }
 
-/* A day of the month with no month: the nearest, ahead on a tie. */
+/* A day of the month with no month: this month's unless it has passed,
+ * else the next month's that has the day. */
 static struct cc_date
 mday_near(struct cc_date today, int day)
 {
-	struct cc_date best = {0, 0, 0};
-	long bestd = 0;
+	for (int off = 0; off <= 2; off++) {
+		struct cc_date f = month_start(today, off);
 
-	for (int off = -1; off <= 1; off++) {
-		struct cc_date f = month_start(today, off), d;
-		long dist;
-
-		if (day > cc_days_in_month(f.year, f.month))
-			continue;
-		d = (struct cc_date){ f.year, f.month, day };
-		dist = labs(cc_date_diff(today, d)) * 2 + (cc_date_diff(today, d) < 0);
-		if (!best.year || dist < bestd) {
-			best = d;
-			bestd = dist;
-		}
+		if (day <= cc_days_in_month(f.year, f.month) &&
+		    (off > 0 || day >= today.day))
+			return (struct cc_date){ f.year, f.month, day };
 	}
-	return best;
+	return (struct cc_date){0, 0, 0};
 }
 
 static const char *
@@ -1550,6 +1619,21 @@ resolve(const struct reading *rd, const struct phrase *p, struct mention *m)
 			return 0;
 		set_days(m, f, cc_date_add(f, days - 1),
 		    !p->has_day || p->day == 0 ? "nextNDays" : "range");
+		m->days = days;
+		return 1;
+	}
+	if (p->has_dur && !p->anchored && !p->has_day && (p->has_weekday ||
+	    p->has_date || p->has_mday) && !p->dur_months) {
+		/* 金曜から3日間: that day and the days after it */
+		struct phrase q = *p;
+		int days = p->dur_days;
+
+		q.has_dur = 0;
+		if (days < 1 || days > 400 || !resolve(rd, &q, m))
+			return 0;
+		f = m->first;
+		*m = (struct mention){ .at = p->at, .end = p->end, .part = P_NONE };
+		set_days(m, f, cc_date_add(f, days - 1), "range");
 		m->days = days;
 		return 1;
 	}
@@ -1695,6 +1779,10 @@ resolve(const struct reading *rd, const struct phrase *p, struct mention *m)
 		set_days(m, f, f, "weekday");
 		m->weekday = wd;
 		m->part = p->part;
+		if (!m->bare) {
+			m->has_wk = 1;
+			m->wk = cc_date_add(f, 1 - wd);
+		}
 		return 1;
 	}
 	if (p->has_weekend) {
@@ -2007,6 +2095,21 @@ compose(struct reading *rd)
 				    "を入れて", "も入れて", "含めて", "込みで", "こみで",
 				    "から数えて", NULL}))
 					glued = 1;
+				/* 金曜から3日間, 20日から2日間: a duration from a named day */
+				if (!glued && t->type == T_DUR && !p.has_day &&
+				    (p.has_weekday || p.has_date || p.has_mday) &&
+				    gap_is(x, pv->end, t->at, (const char *const[]){"から",
+				    "より", "for", NULL}))
+					glued = 1;
+				/* "for 3 days from Friday": the day after the duration */
+				if (!glued && p.has_dur && !p.anchored && !p.has_day &&
+				    !p.has_weekday && !p.has_date && !p.has_mday &&
+				    (t->type == T_WEEKDAY || t->type == T_DATE ||
+				    t->type == T_MDAY || t->type == T_DAY) &&
+				    gap_is(x, pv->end, t->at, (const char *const[]){"from",
+				    "fromthe", "starting", "startingfrom", "startingon",
+				    "beginning", "beginningon", "from,", NULL}))
+					glued = 1;
 				/* 今日から3日後, 明日から5日後: a day counted from a day */
 				if (!glued && t->type == T_AFTER && p.has_day && !p.has_after &&
 				    gap_is(x, pv->end, t->at, (const char *const[]){"から",
@@ -2279,6 +2382,8 @@ join(struct mention *a, const struct mention *b, const char *kind)
 	if (cc_date_cmp(b->last, a->last) > 0)
 		a->last = b->last;
 	a->end = b->end;
+	if (!b->has_wk || cc_date_cmp(a->wk, b->wk) != 0)
+		a->has_wk = 0;
 	a->kind = kind;
 	a->part = P_NONE;
 	a->weekday = 0;
@@ -2533,6 +2638,10 @@ static const char *const short_forms[][2] = {
 	{"2nite", "tonight"}, {"2night", "tonight"}, {"tnight", "tonight"},
 	{"yday", "yesterday"}, {"tody", "today"}, {"tdoy", "today"},
 	{"tday", "today"}, {"2dy", "today"},
+	/* "the day after tmrw" is the day after tomorrow only once written out */
+	{"tmrw", "tomorrow"}, {"tmr", "tomorrow"}, {"tmw", "tomorrow"},
+	{"tmrow", "tomorrow"}, {"tmro", "tomorrow"}, {"2moro", "tomorrow"},
+	{"2morrow", "tomorrow"}, {"2mrw", "tomorrow"},
 };
 
 /* Time words a longer word one typo away is read as ("weeekend"); not
@@ -2739,7 +2848,8 @@ rephrase(const char *q, size_t len, size_t *outlen)
 static const char *const rest_words[] = {
 	"rest of", "remainder of", "remaining", "later this", "what's left of",
 	"what is left of", "残り", "のこり", "いつぱい", "中に", "このあと",
-	"この後", "これから", "今日以降", "あと", NULL,
+	"この後", "これから", "今日以降", "あと", "今週中", "今月中",
+	"こんしゆうちゆう", NULL,
 };
 
 /*
@@ -2941,6 +3051,13 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 			join(a, b, "range");
 		} else if (union_gap(&x, a->end, b->at) ||
 		    gap_is(&x, a->end, b->at, (const char *const[]){"", NULL})) {
+			/* 来週の水曜と木曜, "next Wed and Thu": the second
+			 * weekday is of the first one's week */
+			if (b->bare == 1 && b->weekday && a->has_wk) {
+				b->first = b->last = cc_date_add(a->wk, b->weekday - 1);
+				b->has_wk = 1;
+				b->wk = a->wk;
+			}
 			/* 今日明日, 土日月: days side by side are a list */
 			join(a, b, "range");
 		} else {
@@ -2969,7 +3086,9 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 		/* until X: from today to the end of X */
 		if ((followed_by(&x, m->end, "まで") || preceded_by(&x, m->at, "until") ||
 		    preceded_by(&x, m->at, "till") || preceded_by(&x, m->at, "through") ||
-		    preceded_by(&x, m->at, "by")) &&
+		    preceded_by(&x, m->at, "by") || preceded_by(&x, m->at, "until the") ||
+		    preceded_by(&x, m->at, "till the") || preceded_by(&x, m->at, "by the") ||
+		    preceded_by(&x, m->at, "up to the") || preceded_by(&x, m->at, "up until the")) &&
 		    cc_date_cmp(m->last, rd.today) >= 0 &&
 		    !preceded_by(&x, m->at, "から") &&
 		    (strcmp(m->kind, "range") != 0 || m->monthpart == MP_END)) {

@@ -309,6 +309,64 @@ test_corrections(void)
 	    "2025-01-13T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
 }
 
+/* Issue 15, a ninth set's kinds: a week's two days, kanji days of the
+ * month, tomorrow typed short, "by the end of the week", N days from a day */
+static void
+test_days_said_otherwise(void)
+{
+	cc_tz_use("Asia/Tokyo");
+	range_is(WED, "来週の水曜と木曜のイベント", "nextWeek", "range",
+	    "2025-01-22T00:00:00+09:00", "2025-01-24T00:00:00+09:00");
+	range_is(WED, "next Wed or Fri?", "nextWeek", "range",
+	    "2025-01-22T00:00:00+09:00", "2025-01-25T00:00:00+09:00");
+	range_is(WED, "金曜と土曜は？", "thisWeek", "range",
+	    "2025-01-17T00:00:00+09:00", "2025-01-19T00:00:00+09:00");
+	range_is(WED, "二十日のイベント", "nextWeek", "date",
+	    "2025-01-20T00:00:00+09:00", "2025-01-21T00:00:00+09:00");
+	range_is(WED, "十四日は？", NULL, "date",
+	    "2025-02-14T00:00:00+09:00", "2025-02-15T00:00:00+09:00");
+	range_is(WED, "15日のイベント", "today", "date",
+	    "2025-01-15T00:00:00+09:00", "2025-01-16T00:00:00+09:00");
+	range_is(WED, "はつかに何かある？", "nextWeek", "date",
+	    "2025-01-20T00:00:00+09:00", "2025-01-21T00:00:00+09:00");
+	range_is(WED, "ついたちのセミナー", NULL, "date",
+	    "2025-02-01T00:00:00+09:00", "2025-02-02T00:00:00+09:00");
+	/* counts of days, not days of the month */
+	range_is(WED, "一日だけ参加したい", "thisWeek", "thisWeek",
+	    "2025-01-13T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	range_is(WED, "三日間のワークショップ", "thisWeek", "thisWeek",
+	    "2025-01-13T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	range_is(WED, "一日中いられますか", "thisWeek", "thisWeek",
+	    "2025-01-13T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	range_is(WED, "day after tmrw?", "thisWeek", "dayAfterTomorrow",
+	    "2025-01-17T00:00:00+09:00", "2025-01-18T00:00:00+09:00");
+	range_is(WED, "the day after tmr", "thisWeek", "dayAfterTomorrow",
+	    "2025-01-17T00:00:00+09:00", "2025-01-18T00:00:00+09:00");
+	range_is(WED, "tmrw?", "thisWeek", "tomorrow",
+	    "2025-01-16T00:00:00+09:00", "2025-01-17T00:00:00+09:00");
+	range_is(WED, "events by the end of the week", "thisWeek", "range",
+	    "2025-01-15T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	range_is(WED, "until the weekend?", "thisWeek", "range",
+	    "2025-01-15T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	range_is(WED, "金曜から3日間", "thisWeek", "range",
+	    "2025-01-17T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+	range_is(WED, "for 2 days from Thursday", "thisWeek", "range",
+	    "2025-01-16T00:00:00+09:00", "2025-01-18T00:00:00+09:00");
+	range_is(WED, "20日から2日間", "nextWeek", "range",
+	    "2025-01-20T00:00:00+09:00", "2025-01-22T00:00:00+09:00");
+	/* weekdays by one kanji, listed with ・; a third one of the same week */
+	range_is(WED, "来週の水・木は？", "nextWeek", "range",
+	    "2025-01-22T00:00:00+09:00", "2025-01-24T00:00:00+09:00");
+	range_is(WED, "来週の月・水・金", "nextWeek", "range",
+	    "2025-01-20T00:00:00+09:00", "2025-01-25T00:00:00+09:00");
+	range_is(WED, "2月・3月のイベント", NULL, "range",
+	    "2025-02-01T00:00:00+09:00", "2025-04-01T00:00:00+09:00");
+	range_is(WED, "二十日って何かある？", "nextWeek", "date",
+	    "2025-01-20T00:00:00+09:00", "2025-01-21T00:00:00+09:00");
+	range_is(WED, "今週中のイベント", "thisWeek", "range",
+	    "2025-01-15T00:00:00+09:00", "2025-01-20T00:00:00+09:00");
+}
+
 static void
 test_extras(void)
 {
@@ -656,6 +714,7 @@ main(void)
 {
 	test_dates();
 	test_expressions();
+	test_days_said_otherwise();
 	test_corrections();
 	test_extras();
 	test_ics();
