@@ -492,19 +492,54 @@ struct msg {
 	char text[];
 };
 
+/*
+ * The text a message is known by: itself, but for a stage giving up on
+ * something for the rest of the run ("...; routing without context from
+ * here on"), which names the line where it noticed.  Every worker notices
+ * at its own first record, and the pipeline said it once: that message is
+ * known without its "line N: " (*off and *n: the key within line).
+ */
+static void
+msg_key(const char *line, size_t len, size_t *off, size_t *n)
+{
+	static const char tail[] = "from here on";
+	const char *colon, *p;
+	size_t end = len;
+
+	*off = 0;
+	*n = len;
+	while (end && (line[end - 1] == '\n' || line[end - 1] == '\r'))
+		end--;
+	if (end < sizeof tail - 1 || memcmp(line + end - (sizeof tail - 1), tail,
+	    sizeof tail - 1) != 0)
+		return;
+	if (!(colon = memchr(line, ':', end)) || (size_t)(colon - line) + 8 > end ||
+	    memcmp(colon, ": line ", 7) != 0)
+		return;
+	for (p = colon + 7; p < line + end && *p >= '0' && *p <= '9'; p++)
+		;
+	if (p == colon + 7 || p + 2 > line + end || p[0] != ':' || p[1] != ' ')
+		return;
+	*off = (size_t)(p + 2 - line);
+	*n = len - *off;
+}
+
 static void
 say(struct msg **tab, size_t w, const char *line, size_t len)
 {
-	struct msg **b = &tab[fnv(line, len) % MSG_BUCKETS], *m;
+	size_t off, n;
+	struct msg **b, *m;
 
+	msg_key(line, len, &off, &n);
+	b = &tab[fnv(line + off, n) % MSG_BUCKETS];
 	for (m = *b; m; m = m->next)
-		if (m->len == len && memcmp(m->text, line, len) == 0)
+		if (m->len == n && memcmp(m->text, line + off, n) == 0)
 			break;
 	if (!m) {
-		m = cc_xmalloc(sizeof *m + len);
+		m = cc_xmalloc(sizeof *m + n);
 		memset(m, 0, sizeof *m);
-		m->len = len;
-		memcpy(m->text, line, len);
+		m->len = n;
+		memcpy(m->text, line + off, n);
 		m->next = *b;
 		*b = m;
 	}
