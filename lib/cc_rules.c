@@ -691,8 +691,9 @@ parse_line(struct cc_rules *r, char *line, int lineno, struct slot **cur)
 		if (!*name || !*rest)
 			return load_error(r, lineno, "expected 'cue NAME PATTERN'");
 		if ((i = find_cue(r, name)) < 0) {
-			if (r->ncues == MAX_CUES)
-				return load_error(r, lineno, "more than %d cues", MAX_CUES);
+			/* the last place is the engine's own cue, context (finish) */
+			if (r->ncues == MAX_CUES - 1)
+				return load_error(r, lineno, "more than %d cues", MAX_CUES - 1);
 			i = (int)r->ncues++;
 			r->cues[i].name = cc_xstrdup(name);
 			r->cues[i].line = lineno;

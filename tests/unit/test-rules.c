@@ -231,6 +231,42 @@ bad_rules(const char *text, const char *want, const char *what)
 	cc_rules_free(r);
 }
 
+/*
+ * The engine adds a cue of its own (context) after the file's: a file
+ * may name one cue fewer than the table holds, and the one more is
+ * refused rather than written past the table's end.
+ */
+static void
+test_many_cues(void)
+{
+	char err[512], *text = NULL;
+	size_t len = 0;
+	FILE *f;
+	struct cc_rules *r;
+
+	for (int n = 255; n <= 256; n++) {
+		if (!(f = open_memstream(&text, &len)))
+			abort();
+		for (int i = 0; i < n; i++)
+			fprintf(f, "cue c%d word%d\n", i, i);
+		fprintf(f, "slot agent\n  A when c%d\n  B otherwise\n", n - 1);
+		fclose(f);
+		if (n == 255) {
+			r = load(text, err, sizeof err);
+			ok(r != NULL, "255 cues load (%s)", r ? "ok" : err);
+			if (r) {
+				cc_rules_eval(r, "word254", 7, NULL);
+				is_str(cc_rules_get(r, "agent"), "A", "and the last of them matches");
+			}
+			cc_rules_free(r);
+		} else {
+			bad_rules(text, ":256: more than 255 cues", "256 cues, with the engine's own");
+		}
+		free(text);
+		text = NULL;
+	}
+}
+
 static void
 test_bad_rules(void)
 {
@@ -252,6 +288,7 @@ test_bad_rules(void)
 	bad_rules("input s emotion..x\n", ":1: bad path 'emotion..x'", "an empty path segment");
 	bad_rules("input s x\n  a otherwise\n", ":2: indented rule outside a slot",
 	    "an input has no rules");
+	test_many_cues();
 }
 
 /* count, comparisons, an upper-cased input and output lines (cc-rules(5)). */
