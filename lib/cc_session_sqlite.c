@@ -1015,6 +1015,20 @@ lite_answer(void *b, long long turn, const char *answer, time_t at)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/* sessions.db's data_version (PRAGMA data_version) into *v. */
+static int
+data_version(struct lite *s, sqlite3_int64 *v)
+{
+	if (sqlite3_step(s->version) != SQLITE_ROW) {
+		sqlite3_reset(s->version);
+		s->failed = &s->turns;
+		return -1;
+	}
+	*v = sqlite3_column_int64(s->version, 0);
+	sqlite3_reset(s->version);
+	return 0;
+}
+
 /*
  * Under the write lock of sessions.db for this batch, tell whether
  * another connection wrote the file since the last batch: its
@@ -1039,13 +1053,8 @@ lite_turns_hold(void *b)
 		return -1;
 	if (s->turns.checked)
 		return 0;
-	if (sqlite3_step(s->version) != SQLITE_ROW) {
-		sqlite3_reset(s->version);
-		s->failed = &s->turns;
+	if (data_version(s, &v) < 0)
 		return -1;
-	}
-	v = sqlite3_column_int64(s->version, 0);
-	sqlite3_reset(s->version);
 	changed = !s->known || v != s->seen;
 	s->seen = v;
 	s->known = 1;
@@ -1199,13 +1208,8 @@ defer_look(struct lite *s)
 		return -1;
 	clock_gettime(CLOCK_MONOTONIC, &s->looked);
 	s->turns.checked = 1;
-	if (sqlite3_step(s->version) != SQLITE_ROW) {
-		sqlite3_reset(s->version);
-		s->failed = &s->turns;
+	if (data_version(s, &v) < 0)
 		return -1;
-	}
-	v = sqlite3_column_int64(s->version, 0);
-	sqlite3_reset(s->version);
 	if (s->known && v == s->seen)
 		return 0;
 	if (!s->known) {
