@@ -205,37 +205,35 @@ cc_chain_line_at(struct cc_chain *c, const char *line, size_t len,
 	cc_chain_line(c, line, len, out);
 }
 
-void
-cc_chain_flush(struct cc_chain *c)
+/* Each stage's hook (flush or idle) where it has one, said as that stage. */
+static void
+each_stage(struct cc_chain *c, int idle)
 {
-	if (!c->batch)
-		return;	/* each record flushed them already */
 	for (size_t i = 0; i < c->n; i++) {
 		struct link *l = &c->links[i];
+		void (*hook)(void *) = idle ? l->stage.idle : l->stage.flush;
 
-		if (l->stage.flush) {
+		if (hook) {
 			const char *was = speak_as(l);
 
-			l->stage.flush(l->stage.ctx);
+			hook(l->stage.ctx);
 			cc_progname = was;
 		}
 	}
 }
 
 void
+cc_chain_flush(struct cc_chain *c)
+{
+	if (c->batch)	/* otherwise each record flushed them already */
+		each_stage(c, 0);
+}
+
+void
 cc_chain_idle(struct cc_chain *c)
 {
 	cc_chain_flush(c);
-	for (size_t i = 0; i < c->n; i++) {
-		struct link *l = &c->links[i];
-
-		if (l->stage.idle) {
-			const char *was = speak_as(l);
-
-			l->stage.idle(l->stage.ctx);
-			cc_progname = was;
-		}
-	}
+	each_stage(c, 1);
 }
 
 int

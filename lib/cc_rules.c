@@ -1935,6 +1935,18 @@ section(const unsigned char *p, size_t len, size_t *at, uint64_t unit, uint64_t 
 	return 0;
 }
 
+/* A section of bytes: *b its start, *n its length, *at past it; or -1. */
+static int
+bytes(const unsigned char *p, size_t len, size_t *at, const unsigned char **b,
+    uint64_t *n)
+{
+	if (section(p, len, at, 1, n) < 0)
+		return -1;
+	*b = p + *at;
+	*at += *n;
+	return 0;
+}
+
 /*
  * What a cache file's bytes hold for key, into c (the patterns decoded,
  * the rest pointing into data); 0, or -1 when they are not such a file.
@@ -1967,21 +1979,13 @@ cache_decode(const unsigned char *data, size_t len, uint64_t key, struct cache *
 		const unsigned char *codes = p + at;
 
 		at += s1;
-		if (section(p, plen, &at, 1, &nflags) < 0)
+		if (bytes(p, plen, &at, &c->flags, &nflags) < 0 ||
+		    bytes(p, plen, &at, &c->lits, &nlits) < 0 ||
+		    bytes(p, plen, &at, &c->snap, &n4) < 0)
 			return -1;
-		c->flags = p + at;
 		c->nflags = nflags;
-		at += nflags;
-		if (section(p, plen, &at, 1, &nlits) < 0)
-			return -1;
-		c->lits = p + at;
 		c->nlits = nlits;
-		at += nlits;
-		if (section(p, plen, &at, 1, &n4) < 0)
-			return -1;
-		c->snap = p + at;
 		c->nsnap = n4;
-		at += n4;
 		if (at != plen || pcre2_serialize_get_number_of_codes(codes) != (int32_t)n)
 			return -1;
 		v = calloc(n, sizeof *v);
