@@ -493,44 +493,34 @@ struct msg {
 };
 
 /*
- * The text a message is known by: itself, but for a stage giving up on
- * something for the rest of the run ("...; routing without context from
- * here on"), which names the line where it noticed.  Every worker notices
- * at its own first record, and the pipeline said it once: that message is
- * known without its "line N: " (*off and *n: the key within line).
+ * The key a message is known by: its kind when a stage gave one
+ * (cc_warn_kind: something given up for the rest of the run, which every
+ * worker notices at a record of its own and names that record's line,
+ * where the pipeline said it once), else its whole text.  *off and *n:
+ * the key within line; *say: where the words to print start.
  */
 static void
-msg_key(const char *line, size_t len, size_t *off, size_t *n)
+msg_key(const char *line, size_t len, size_t *off, size_t *n, size_t *say)
 {
-	static const char tail[] = "from here on";
-	const char *colon, *p;
-	size_t end = len;
+	const char *end;
 
-	*off = 0;
+	*off = *say = 0;
 	*n = len;
-	while (end && (line[end - 1] == '\n' || line[end - 1] == '\r'))
-		end--;
-	if (end < sizeof tail - 1 || memcmp(line + end - (sizeof tail - 1), tail,
-	    sizeof tail - 1) != 0)
-		return;
-	if (!(colon = memchr(line, ':', end)) || (size_t)(colon - line) + 8 > end ||
-	    memcmp(colon, ": line ", 7) != 0)
-		return;
-	for (p = colon + 7; p < line + end && *p >= '0' && *p <= '9'; p++)
-		;
-	if (p == colon + 7 || p + 2 > line + end || p[0] != ':' || p[1] != ' ')
-		return;
-	*off = (size_t)(p + 2 - line);
-	*n = len - *off;
+	if (len && line[0] == CC_MSG_KIND_START &&
+	    (end = memchr(line, CC_MSG_KIND_END, len))) {
+		*off = 1;
+		*n = (size_t)(end - line) - 1;
+		*say = (size_t)(end - line) + 1;
+	}
 }
 
 static void
 say(struct msg **tab, size_t w, const char *line, size_t len)
 {
-	size_t off, n;
+	size_t off, n, words;
 	struct msg **b, *m;
 
-	msg_key(line, len, &off, &n);
+	msg_key(line, len, &off, &n, &words);
 	b = &tab[fnv(line + off, n) % MSG_BUCKETS];
 	for (m = *b; m; m = m->next)
 		if (m->len == n && memcmp(m->text, line + off, n) == 0)
@@ -545,7 +535,7 @@ say(struct msg **tab, size_t w, const char *line, size_t len)
 	}
 	if (++m->n[w] > m->said) {
 		m->said = m->n[w];
-		if (write_all(2, line, len) < 0) {
+		if (write_all(2, line + words, len - words) < 0) {
 			/* nowhere to say it */
 		}
 	}
@@ -658,6 +648,7 @@ cc_run(char *const *names, size_t n, const struct cc_run_options *o,
 			close(in);
 			dup2(e[1], 2);
 			close(e[1]);
+			cc_message_kinds = 1;
 			worker(names, n, o->unbuffered, a[0], b[1]);
 		}
 		close(a[0]);

@@ -70,11 +70,13 @@ static void
 store_lost(struct responder *rs, unsigned long line, const char *what)
 {
 	if (line)
-		cc_warn("line %lu: %s: %s; answering without session memory from "
-		    "here on", line, what, cc_session_error(rs->store));
+		cc_warn_kind("respond-memory", "line %lu: %s: %s; answering "
+		    "without session memory from here on", line, what,
+		    cc_session_error(rs->store));
 	else
-		cc_warn("%s: %s; answering without session memory from here on",
-		    what, cc_session_error(rs->store));
+		cc_warn_kind("respond-memory", "%s: %s; answering without "
+		    "session memory from here on", what,
+		    cc_session_error(rs->store));
 	if (cc_session_transient(rs->store))
 		rs->store_transient = 1;
 	snprintf(rs->store_why, sizeof rs->store_why, "%s: %s", what,

@@ -107,11 +107,12 @@ static void
 store_lost(struct router *rt, unsigned long line, const char *what)
 {
 	if (line)
-		cc_warn("line %lu: %s: %s; routing without context from here on",
-		    line, what, cc_session_error(rt->store));
-	else
-		cc_warn("%s: %s; routing without context from here on", what,
+		cc_warn_kind("route-memory", "line %lu: %s: %s; routing "
+		    "without context from here on", line, what,
 		    cc_session_error(rt->store));
+	else
+		cc_warn_kind("route-memory", "%s: %s; routing without "
+		    "context from here on", what, cc_session_error(rt->store));
 	if (cc_session_transient(rt->store))
 		rt->store_transient = 1;
 	if (!rt->borrowed)

@@ -31,32 +31,43 @@ cc_set_progname(const char *argv0)
 		cc_progname += 3;
 }
 
+int cc_message_kinds;
+
 /*
  * One write for the whole line: the stages of a pipeline share stderr,
  * and two that fail at once would otherwise mix their words in a line.
  */
 static void
-vmessage(const char *fmt, va_list ap)
+vmessage(const char *kind, const char *fmt, va_list ap)
 {
 	va_list aq;
-	size_t pre = strlen(cc_progname) + 2;
+	size_t pre = strlen(cc_progname) + 2, k = 0;
 	int len;
-	char *line;
+	char *line, *at;
 
+	if (kind && cc_message_kinds)
+		k = strlen(kind) + 2;
 	va_copy(aq, ap);
 	len = vsnprintf(NULL, 0, fmt, aq);
 	va_end(aq);
-	if (len < 0 || !(line = malloc(pre + (size_t)len + 2))) {
+	if (len < 0 || !(line = malloc(k + pre + (size_t)len + 2))) {
 		fprintf(stderr, "%s: ", cc_progname);	/* no room: in pieces */
 		vfprintf(stderr, fmt, ap);
 		fputc('\n', stderr);
 		return;
 	}
-	memcpy(line, cc_progname, pre - 2);
-	memcpy(line + pre - 2, ": ", 2);
-	vsnprintf(line + pre, (size_t)len + 1, fmt, ap);
-	line[pre + (size_t)len] = '\n';
-	fwrite(line, 1, pre + (size_t)len + 1, stderr);
+	at = line;
+	if (k) {
+		*at++ = CC_MSG_KIND_START;
+		memcpy(at, kind, k - 2);
+		at += k - 2;
+		*at++ = CC_MSG_KIND_END;
+	}
+	memcpy(at, cc_progname, pre - 2);
+	memcpy(at + pre - 2, ": ", 2);
+	vsnprintf(at + pre, (size_t)len + 1, fmt, ap);
+	at[pre + (size_t)len] = '\n';
+	fwrite(line, 1, k + pre + (size_t)len + 1, stderr);
 	free(line);
 }
 
@@ -66,7 +77,17 @@ cc_warn(const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(fmt, ap);
+	vmessage(NULL, fmt, ap);
+	va_end(ap);
+}
+
+void
+cc_warn_kind(const char *kind, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vmessage(kind, fmt, ap);
 	va_end(ap);
 }
 
@@ -76,7 +97,7 @@ cc_die(int status, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vmessage(fmt, ap);
+	vmessage(NULL, fmt, ap);
 	va_end(ap);
 	exit(status);
 }

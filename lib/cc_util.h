@@ -24,6 +24,19 @@ enum cc_exit {
 extern const char *cc_progname;
 void cc_set_progname(const char *argv0);
 void cc_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/*
+ * A message a stage says once for the rest of its run ("...; routing
+ * without context from here on"), known by kind, a short literal name
+ * of what was given up.  Said as cc_warn says it; but in a cc-run
+ * worker (cc_message_kinds set) the line goes out as RS kind US message,
+ * so that the parent says it once for all its workers, each of which
+ * noticed at a record of its own.
+ */
+void cc_warn_kind(const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+extern int cc_message_kinds;
+#define CC_MSG_KIND_START '\036'	/* ASCII RS, then the kind */
+#define CC_MSG_KIND_END '\037'		/* ASCII US, then the message */
 _Noreturn void cc_die(int status, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void *cc_xmalloc(size_t n);
