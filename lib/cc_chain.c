@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "cc_util.h"
 #include "cc_json.h"
 #include "cc_record.h"
@@ -136,8 +138,19 @@ cc_chain_open_flags(char *const *stages, size_t n, int flags, int *status,
     char *err, size_t errlen)
 {
 	int route = 0, respond = 0;
+	struct cc_chain *c;
 
-	struct cc_chain *c = cc_xmalloc(sizeof *c);
+	/*
+	 * No page cache allocated ahead: by default each SQLite connection
+	 * (and each temporary b-tree) takes twenty 4 kB slots at its first
+	 * page and writes a header into every one, so a cold question
+	 * faulted in three such blocks, 261 kB, to read a few pages that
+	 * the index's mapping now mostly serves (issue 16).  It has to come
+	 * before SQLite's first use; later (a second chain in one process)
+	 * SQLite refuses it, harmlessly.
+	 */
+	sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)NULL, 0, 0);
+	c = cc_xmalloc(sizeof *c);
 
 	*status = 0;
 	*err = '\0';

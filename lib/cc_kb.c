@@ -600,6 +600,16 @@ cc_kb_open(const char *path, int flags, char *err, size_t errlen)
 		 */
 		sqlite3_file_control(kb->db, "main", SQLITE_FCNTL_PERSIST_WAL, &one);
 	}
+	/*
+	 * A reader maps the index rather than reading its pages with pread
+	 * into page-cache slots on the heap, each a page the kernel zeroes
+	 * first (issue 16: a cold question reads some thirty).  The index
+	 * only grows in place (no VACUUM, no auto_vacuum), so no page of
+	 * the mapping goes away under a reader while another process
+	 * rebuilds it (tests/kb.test searches during rebuilds).
+	 */
+	if (kb->readonly)
+		exec(kb, "PRAGMA mmap_size=268435456");
 	if (!kb->readonly && (set_wal(kb) < 0 ||
 	    exec(kb, "PRAGMA synchronous=NORMAL") < 0 ||
 	    exec(kb, "PRAGMA journal_size_limit=4194304") < 0)) {
