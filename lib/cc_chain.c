@@ -10,12 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "cc_util.h"
 #include "cc_json.h"
 #include "cc_record.h"
 #include "cc_session.h"
 #include "cc_stages.h"
 #include "cc_chain.h"
+#include "cc_kb.h"
 
 enum kind { DETECT, ROUTE, EVENT, RAG, RESPOND };
 
@@ -56,13 +59,14 @@ cc_chain_has(const char *name)
 	return kind_of(name) >= 0;
 }
 
+static const struct cc_rag_options rag_options = CC_RAG_OPTIONS_INIT;
+
 /* What the stage's program would do with no options. */
 static int
 open_stage(struct link *l, struct cc_session **shared, char *err, size_t errlen)
 {
 	const struct cc_route_options ro = { .shared = shared };
 	static const struct cc_event_stage_options eo;
-	static const struct cc_rag_options go = CC_RAG_OPTIONS_INIT;
 	/* no reader of a stream in one process: the answer comes whole */
 	const struct cc_respond_options po = { .no_stream = 1, .shared = shared };
 
@@ -70,7 +74,7 @@ open_stage(struct link *l, struct cc_session **shared, char *err, size_t errlen)
 	case DETECT: return cc_detect_open(&l->stage, err, errlen);
 	case ROUTE: return cc_route_open(&l->stage, &ro, err, errlen);
 	case EVENT: return cc_event_open(&l->stage, &eo, err, errlen);
-	case RAG: return cc_rag_open(&l->stage, &go, err, errlen);
+	case RAG: return cc_rag_open(&l->stage, &rag_options, err, errlen);
 	case RESPOND: return cc_respond_open(&l->stage, &po, err, errlen);
 	}
 	return CC_EXIT_INTERNAL;
@@ -136,8 +140,19 @@ cc_chain_open_flags(char *const *stages, size_t n, int flags, int *status,
     char *err, size_t errlen)
 {
 	int route = 0, respond = 0;
+	struct cc_chain *c;
 
-	struct cc_chain *c = cc_xmalloc(sizeof *c);
+	/*
+	 * No page cache allocated ahead: by default each SQLite connection
+	 * (and each temporary b-tree) takes twenty 4 kB slots at its first
+	 * page and writes a header into every one, so a cold question
+	 * faulted in three such blocks, 261 kB, to read a few pages that
+	 * the index's mapping now mostly serves (issue 16).  It has to come
+	 * before SQLite's first use; later (a second chain in one process)
+	 * SQLite refuses it, harmlessly.
+	 */
+	sqlite3_config(SQLITE_CONFIG_PAGECACHE, (void *)NULL, 0, 0);
+	c = cc_xmalloc(sizeof *c);
 
 	*status = 0;
 	*err = '\0';
@@ -166,9 +181,25 @@ cc_chain_open_flags(char *const *stages, size_t n, int flags, int *status,
 		l->stream = cc_record_stream_new(&l->stage);
 		if (c->batch)
 			cc_record_stream_hold(l->stream);
+		/*
+		 * The index cc-rag will search is opened on the second core
+		 * while the stages before it open (cc-route's rules, cc-event's
+		 * calendars): a fifth of a cold question's instructions were
+		 * the index's open and statements (issue 16).  Started once a
+		 * stage has accepted the configuration, so that a bad one is
+		 * still refused by that stage, under its name.
+		 */
+		if (c->n == 0)
+			for (size_t k = 1; k < n; k++)
+				if (kind_of(stages[k]) == RAG) {
+					cc_rag_open_ahead(&rag_options);
+					break;
+				}
 	}
+	cc_kb_ahead_end();
 	return c;
 fail:
+	cc_kb_ahead_end();
 	close_links(c, c->n, 0);
 	free(c->links);
 	free(c);

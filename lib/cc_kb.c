@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -504,6 +505,20 @@ lazy(struct cc_kb *kb, sqlite3_stmt **st, const char *sql)
 	return *st;
 }
 
+/* The statements a reader prepares at their first use, and ahead (below). */
+static const char sql_meta_get[] = "SELECT value FROM kb_meta WHERE key = ?1";
+static const char sql_version[] = "PRAGMA data_version";
+static const char sql_detail[] = "SELECT id, title, body, language, category,"
+    " request_types FROM kb_passages WHERE rowid = ?1";
+static const char sql_bm25_all[] = "SELECT f.rowid, f.s, p.language, p.category,"
+    " p.request_types FROM (SELECT rowid, bm25(kb_fts, ?3, ?4, ?5)"
+    " AS s FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY s LIMIT ?2)"
+    " AS f JOIN kb_passages AS p ON p.rowid = f.rowid ORDER BY f.s";
+static const char sql_bm25[] = "SELECT f.rowid, f.s, p.language, p.category,"
+    " p.request_types FROM (SELECT rowid, bm25(kb_fts, ?3, ?4, ?5)"
+    " * cc_coord(kb_fts, ?6) AS s FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY s LIMIT ?2)"
+    " AS f JOIN kb_passages AS p ON p.rowid = f.rowid ORDER BY f.s";
+
 /* mkdir -p of the directory part of path. */
 static int
 make_parent(const char *path)
@@ -600,6 +615,16 @@ cc_kb_open(const char *path, int flags, char *err, size_t errlen)
 		 */
 		sqlite3_file_control(kb->db, "main", SQLITE_FCNTL_PERSIST_WAL, &one);
 	}
+	/*
+	 * A reader maps the index rather than reading its pages with pread
+	 * into page-cache slots on the heap, each a page the kernel zeroes
+	 * first (issue 16: a cold question reads some thirty).  The index
+	 * only grows in place (no VACUUM, no auto_vacuum), so no page of
+	 * the mapping goes away under a reader while another process
+	 * rebuilds it (tests/kb.test searches during rebuilds).
+	 */
+	if (kb->readonly)
+		exec(kb, "PRAGMA mmap_size=268435456");
 	if (!kb->readonly && (set_wal(kb) < 0 ||
 	    exec(kb, "PRAGMA synchronous=NORMAL") < 0 ||
 	    exec(kb, "PRAGMA journal_size_limit=4194304") < 0)) {
@@ -667,8 +692,7 @@ meta_get(struct cc_kb *kb, const char *key)
 	 * Prepared once: opening the index reads three keys, and preparing
 	 * the statement each time was 5% of a cold question (issue 16).
 	 */
-	if (!st && sqlite3_prepare_v2(kb->db, "SELECT value FROM kb_meta WHERE key = ?1",
-	    -1, &st, NULL) != SQLITE_OK)
+	if (!st && sqlite3_prepare_v2(kb->db, sql_meta_get, -1, &st, NULL) != SQLITE_OK)
 		return NULL;	/* no table yet */
 	kb->meta_get = st;
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
@@ -1498,15 +1522,8 @@ static int
 bm25_candidates(struct cc_kb *kb, const struct cc_kb_query *q, struct cand *c,
     size_t pool, size_t *nc, int all)
 {
-	sqlite3_stmt *st = all ?
-	    lazy(kb, &kb->bm25_all, "SELECT f.rowid, f.s, p.language, p.category,"
-	    " p.request_types FROM (SELECT rowid, bm25(kb_fts, ?3, ?4, ?5)"
-	    " AS s FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY s LIMIT ?2)"
-	    " AS f JOIN kb_passages AS p ON p.rowid = f.rowid ORDER BY f.s") :
-	    lazy(kb, &kb->bm25, "SELECT f.rowid, f.s, p.language, p.category,"
-	    " p.request_types FROM (SELECT rowid, bm25(kb_fts, ?3, ?4, ?5)"
-	    " * cc_coord(kb_fts, ?6) AS s FROM kb_fts WHERE kb_fts MATCH ?1 ORDER BY s LIMIT ?2)"
-	    " AS f JOIN kb_passages AS p ON p.rowid = f.rowid ORDER BY f.s");
+	sqlite3_stmt *st = all ? lazy(kb, &kb->bm25_all, sql_bm25_all) :
+	    lazy(kb, &kb->bm25, sql_bm25);
 	int rc;
 
 	*nc = 0;
@@ -1568,8 +1585,7 @@ cc_kb_search(struct cc_kb *kb, const struct cc_kb_query *q, struct cc_kb_hits *o
 	}
 	kb->ncore = 0;
 	nterms = build_match(kb, q->text, q->len, &kb->match, " OR ", &kb->ncore);
-	if (!lazy(kb, &kb->detail, "SELECT id, title, body, language, category,"
-	    " request_types FROM kb_passages WHERE rowid = ?1"))
+	if (!lazy(kb, &kb->detail, sql_detail))
 		return -1;
 	cap = pool * 2;
 	c = cc_xmalloc(cap * sizeof *c);
@@ -1780,7 +1796,7 @@ cc_kb_version(struct cc_kb *kb)
 {
 	long long v = -1;
 
-	if (!kb->version && !(kb->version = prepare(kb, "PRAGMA data_version")))
+	if (!kb->version && !(kb->version = prepare(kb, sql_version)))
 		return -1;
 	if (sqlite3_step(kb->version) == SQLITE_ROW)
 		v = sqlite3_column_int64(kb->version, 0);
@@ -1822,12 +1838,113 @@ cc_kb_default_db(const struct cc_config *cfg)
 	return p;
 }
 
+/*
+ * The index opened ahead, on a second thread, while the thread that will
+ * search it does other work (a cold question: while cc-route loads its
+ * rules; issue 16).  The thread does what open_existing() and the first
+ * search would do first, and nothing else: it opens the index read-only
+ * and prepares the reader's statements, which is SQLite parsing the
+ * schema and the bm25 query, about 0.7 million instructions.  It writes
+ * nothing, prints nothing, reads no environment and no clock, and shares
+ * nothing with the caller but its own struct, read back after
+ * pthread_join() (which orders its writes before the reads) and SQLite,
+ * which is asked whether it was built thread-safe (its allocator, its
+ * locks and the caller's own connections, such as cc-route's session
+ * store, are then safe beside this one).  Whatever it could not do, open_existing()
+ * does again in the caller's thread, so the messages, the errors and
+ * the handle a search gets are what they were without it.
+ */
+static struct {
+	pthread_t thread;
+	int running;
+	char *path;
+	struct cc_kb *kb;	/* the thread's result, read after the join */
+} ahead;
+
+static void *
+ahead_run(void *arg)
+{
+	struct stat sb;
+	struct cc_kb *kb;
+	char err[256];
+
+	(void)arg;
+	if (stat(ahead.path, &sb) < 0 ||
+	    !(kb = cc_kb_open(ahead.path, CC_KB_READONLY, err, sizeof err)))
+		return NULL;
+	/* prepared now rather than at first use: a failure here is
+	   met again there, in the caller's thread, with its message */
+	if (!kb->meta_get)
+		sqlite3_prepare_v2(kb->db, sql_meta_get, -1, &kb->meta_get, NULL);
+	if (!kb->version)
+		kb->version = prepare(kb, sql_version);
+	if (!kb->detail)
+		kb->detail = prepare(kb, sql_detail);
+	if (!kb->bm25)
+		kb->bm25 = prepare(kb, sql_bm25);
+	kb->err[0] = '\0';
+	ahead.kb = kb;
+	return NULL;
+}
+
+void
+cc_kb_open_ahead(const char *path)
+{
+	/*
+	 * SQLite initialised here, not by the thread's first open: its
+	 * initialisation reads the environment (the temporary directory),
+	 * which this thread may be changing meanwhile (cc-event sets TZ).
+	 */
+	if (ahead.running || !path || !sqlite3_threadsafe() ||
+	    sqlite3_initialize() != SQLITE_OK)
+		return;
+	ahead.path = cc_xstrdup(path);
+	ahead.kb = NULL;
+	if (pthread_create(&ahead.thread, NULL, ahead_run, NULL) != 0) {
+		free(ahead.path);
+		ahead.path = NULL;
+		return;
+	}
+	ahead.running = 1;
+}
+
+/* The index opened ahead for path, or NULL; the thread is joined. */
+static struct cc_kb *
+ahead_take(const char *path)
+{
+	struct cc_kb *kb;
+
+	if (!ahead.running)
+		return NULL;
+	pthread_join(ahead.thread, NULL);
+	ahead.running = 0;
+	kb = ahead.kb;
+	ahead.kb = NULL;
+	if (kb && strcmp(ahead.path, path) != 0) {
+		cc_kb_close(kb);
+		kb = NULL;
+	}
+	free(ahead.path);
+	ahead.path = NULL;
+	return kb;
+}
+
+void
+cc_kb_ahead_end(void)
+{
+	if (ahead.running)
+		cc_kb_close(ahead_take(""));
+}
+
 /* The index at path opened read-only if it is there, else NULL. */
 static struct cc_kb *
 open_existing(const char *path, char *err, size_t errlen)
 {
 	struct stat sb;
+	struct cc_kb *kb = ahead_take(path);
 
+	if (kb)
+		return kb;
 	if (stat(path, &sb) < 0)
 		return NULL;
 	return cc_kb_open(path, CC_KB_READONLY, err, errlen);

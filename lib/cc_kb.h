@@ -82,6 +82,16 @@ struct cc_kb;
 struct cc_kb *cc_kb_open(const char *path, int flags, char *err, size_t errlen);
 void cc_kb_close(struct cc_kb *kb);
 const char *cc_kb_error(const struct cc_kb *kb);	/* the last failure */
+/*
+ * Open the index at path read-only and prepare a search's statements on
+ * a second thread, for the next cc_kb_open_current()/cc_kb_open_fresh()
+ * of that path in this thread to take; they behave as without it
+ * (messages, errors), only sooner.  cc_kb_ahead_end() joins the thread
+ * and closes what was not taken.  One at a time; a no-op when SQLite is
+ * not thread-safe or the thread cannot start.
+ */
+void cc_kb_open_ahead(const char *path);
+void cc_kb_ahead_end(void);
 /* The index path: CC_KB_DB, else $XDG_CACHE_HOME/concierge/kb-DOMAIN.sqlite. */
 char *cc_kb_default_db(const struct cc_config *cfg);
 

@@ -691,6 +691,19 @@ cc_rag_open(struct cc_stage *stage, const struct cc_rag_options *o,
 	return 0;
 }
 
+void
+cc_rag_open_ahead(const struct cc_rag_options *o)
+{
+	struct cc_config cfg;
+	char *db;
+
+	cc_config_load(&cfg);
+	db = o->db ? cc_xstrdup(o->db) : cc_kb_default_db(&cfg);
+	cc_kb_open_ahead(db);
+	free(db);
+	cc_config_release(&cfg);
+}
+
 int
 cc_rag_close(struct cc_stage *stage, int status)
 {

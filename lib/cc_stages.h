@@ -73,6 +73,13 @@ struct cc_rag_options {
 int cc_rag_open(struct cc_stage *stage, const struct cc_rag_options *o,
 	char *err, size_t errlen);
 int cc_rag_close(struct cc_stage *stage, int status);
+/*
+ * Start opening the index cc_rag_open(o) will open, on a second thread
+ * (cc_kb_open_ahead); call it only once a stage's open has accepted the
+ * configuration (CC_DOMAIN and the like), and cc_kb_ahead_end() after
+ * the stages are open.
+ */
+void cc_rag_open_ahead(const struct cc_rag_options *o);
 
 struct cc_respond_options {
 	int text, no_emotion, camel, no_memory;
