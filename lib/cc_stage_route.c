@@ -474,13 +474,22 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	cc_jw_cstr(out, type);
 	cc_jw_key(out, "language");
 	cc_jw_cstr(out, lang);
-	if (cc_rules_inherited(rt->rules) && n > 0) {
+	const struct cc_turn *from = cc_rules_inherited(rt->rules) && n > 0 ?
+	    &turns[cc_rules_inherited(rt->rules) == 1 || prev < 0 ? n - 1 : prev] : NULL;
+
+	/*
+	 * A follow-up that asks an aspect of its own ("And how do I get
+	 * there from Tenjin?" after the Wi-Fi) keeps the place but not the
+	 * words of the question before, which would rank that question's
+	 * passages first.
+	 */
+	if (from && type && from->request_type && strcmp(from->request_type, type) != 0)
+		from = NULL;
+	if (from) {
 		/*
 		 * "駅前店の方" (the station shop, then) says little to a search engine: retrieval gets the
 		 * question it continues as well.
 		 */
-		const struct cc_turn *from = &turns[cc_rules_inherited(rt->rules) == 1 ||
-		    prev < 0 ? n - 1 : prev];
 		struct cc_buf sq = {0};
 
 		cc_buf_add(&sq, from->query, strlen(from->query));
