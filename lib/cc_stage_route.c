@@ -39,6 +39,7 @@ struct router {
 	int no_memory;
 	long window;
 	int agent, category, request_type, confidence, reason;	/* slots */
+	int search_from;	/* optional slot: "previous" searches the turn before alone */
 	struct cc_json_doc slots_doc;	/* an earlier turn's slots, reused */
 	struct slots_memo *memo;	/* SLOTS_MEMO of them, parsed (load_slots) */
 	const char **memo_vals;
@@ -485,6 +486,16 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	 */
 	if (from && type && from->request_type && strcmp(from->request_type, type) != 0)
 		from = NULL;
+	/*
+	 * A clarification answered by a description ("the one you pay for",
+	 * お金払うほう: slot search_from "previous") only says which; its words
+	 * are no one's passage, and the question it answers is searched alone.
+	 */
+	const char *sf = cc_rules_value(rt->rules, rt->search_from);
+	int alone = sf && strcmp(sf, "previous") == 0 && n > 0;
+
+	if (alone)
+		from = &turns[n - 1];
 	if (from) {
 		/*
 		 * "駅前店の方" (the station shop, then) says little to a search engine: retrieval gets the
@@ -493,8 +504,10 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		struct cc_buf sq = {0};
 
 		cc_buf_add(&sq, from->query, strlen(from->query));
-		cc_buf_add(&sq, " ", 1);
-		cc_buf_add(&sq, q, qlen);
+		if (!alone) {
+			cc_buf_add(&sq, " ", 1);
+			cc_buf_add(&sq, q, qlen);
+		}
 		cc_jw_key(out, "search_query");
 		cc_jw_str(out, sq.data, sq.len);
 		cc_buf_release(&sq);
@@ -691,6 +704,7 @@ cc_route_open(struct cc_stage *stage, const struct cc_route_options *o,
 	rt->request_type = cc_rules_slot(rt->rules, "request_type");
 	rt->confidence = cc_rules_slot(rt->rules, "confidence");
 	rt->reason = cc_rules_slot(rt->rules, "reason");
+	rt->search_from = cc_rules_slot(rt->rules, "search_from");
 	return 0;
 }
 
