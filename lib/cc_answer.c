@@ -31,6 +31,7 @@
 
 #define MAX_EVENTS 10		/* listed in one answer; the rest are counted */
 #define MAX_MEMORY_TURNS 5	/* earlier questions a memory answer lists */
+#define MAX_FIRST_TURNS 32	/* turns read to find a session's first */
 #define MEMORY_ANSWER_CHARS 80	/* of each earlier answer */
 
 /* ---- reading the record ---- */
@@ -2350,7 +2351,7 @@ answer_general(const struct cc_answerer *ar, struct cc_answer *a,
 static void
 answer_memory(const struct cc_answerer *ar, struct cc_answer *a,
     struct cc_session *store, const char *session, long long this_turn,
-    const char *lang)
+    const char *lang, const char *pick)
 {
 	/*
 	 * The turns before this one, not the session's newest: in the
@@ -2361,19 +2362,25 @@ answer_memory(const struct cc_answerer *ar, struct cc_answer *a,
 	 * Reading 32 turns with their answers, as once, made a memory
 	 * question cost about 200 us: only the ones listed are read.
 	 */
-	struct cc_turn turns[MAX_MEMORY_TURNS];
+	struct cc_turn turns[MAX_FIRST_TURNS];
 	time_t since = ar->now - ar->window;
+	/*
+	 * "Which question did I start with?" (route.memory_turn "first")
+	 * quotes the session's first turn alone, read among more turns: the
+	 * others list the newest few.
+	 */
+	int first = pick && strcmp(pick, "first") == 0;
+	int max = first ? MAX_FIRST_TURNS : MAX_MEMORY_TURNS;
 	int n = !store || !session ? 0 : this_turn >= 0 ?
-	    cc_session_before(store, session, this_turn, since, turns,
-	    MAX_MEMORY_TURNS) :
-	    cc_session_recent(store, session, since, turns, MAX_MEMORY_TURNS);
+	    cc_session_before(store, session, this_turn, since, turns, max) :
+	    cc_session_recent(store, session, since, turns, max);
 	struct cc_buf list = {0};
 	int listed = 0;
 
 	if (n < 0)
 		n = 0;
 	/* oldest first */
-	for (int i = 0; i < n; i++) {
+	for (int i = 0; i < (first && n > 0 ? 1 : n); i++) {
 		char num[16], answer[MEMORY_ANSWER_CHARS * 4 + 8];
 
 		snprintf(num, sizeof num, "%d", ++listed);
@@ -2396,7 +2403,7 @@ answer_memory(const struct cc_answerer *ar, struct cc_answer *a,
 	}
 	struct cc_var vars[] = { { "turns", list.data ? list.data : "", 0 }, { 0 } };
 	if (listed) {
-		say(ar, a, "memory.list", lang, vars);
+		say(ar, a, first ? "memory.first" : "memory.list", lang, vars);
 		a->confidence = 0.9;
 		add_source(a, "session");
 	} else {
@@ -2617,7 +2624,7 @@ route_of(struct cc_record *rec)
 {
 	static const char *const keys[] = {
 		"agent", "language", "category", "request_type", "reply", "opening",
-		"places", "aspects", "weekday_said", NULL,
+		"places", "aspects", "weekday_said", "memory_turn", NULL,
 	};
 	const char *vals[sizeof keys / sizeof keys[0]];
 	size_t lens[sizeof keys / sizeof keys[0]], len;
@@ -2717,7 +2724,7 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 		answer_general(ar, a, &ps, query, qlen, lang);
 		break;
 	case CC_ANSWER_MEMORY:
-		answer_memory(ar, a, store, sid, a->turn, lang);
+		answer_memory(ar, a, store, sid, a->turn, lang, rstr(route, "memory_turn"));
 		break;
 	case CC_ANSWER_CLARIFY:
 		answer_clarify(ar, a, category, lang);

@@ -39,6 +39,7 @@ struct router {
 	int no_memory;
 	long window;
 	int agent, category, request_type, confidence, reason;	/* slots */
+	int search_from;	/* optional slot: "previous" searches the turn before alone */
 	struct cc_json_doc slots_doc;	/* an earlier turn's slots, reused */
 	struct slots_memo *memo;	/* SLOTS_MEMO of them, parsed (load_slots) */
 	const char **memo_vals;
@@ -475,18 +476,39 @@ route(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	cc_jw_cstr(out, type);
 	cc_jw_key(out, "language");
 	cc_jw_cstr(out, lang);
-	if (cc_rules_inherited(rt->rules) && n > 0) {
+	const struct cc_turn *from = cc_rules_inherited(rt->rules) && n > 0 ?
+	    &turns[cc_rules_inherited(rt->rules) == 1 || prev < 0 ? n - 1 : prev] : NULL;
+
+	/*
+	 * A follow-up that asks an aspect of its own ("And how do I get
+	 * there from Tenjin?" after the Wi-Fi) keeps the place but not the
+	 * words of the question before, which would rank that question's
+	 * passages first.
+	 */
+	if (from && type && from->request_type && strcmp(from->request_type, type) != 0)
+		from = NULL;
+	/*
+	 * A clarification answered by a description ("the one you pay for",
+	 * お金払うほう: slot search_from "previous") only says which; its words
+	 * are no one's passage, and the question it answers is searched alone.
+	 */
+	const char *sf = cc_rules_value(rt->rules, rt->search_from);
+	int alone = sf && strcmp(sf, "previous") == 0 && n > 0;
+
+	if (alone)
+		from = &turns[n - 1];
+	if (from) {
 		/*
 		 * "駅前店の方" (the station shop, then) says little to a search engine: retrieval gets the
 		 * question it continues as well.
 		 */
-		const struct cc_turn *from = &turns[cc_rules_inherited(rt->rules) == 1 ||
-		    prev < 0 ? n - 1 : prev];
 		struct cc_buf sq = {0};
 
 		cc_buf_add(&sq, from->query, strlen(from->query));
-		cc_buf_add(&sq, " ", 1);
-		cc_buf_add(&sq, q, qlen);
+		if (!alone) {
+			cc_buf_add(&sq, " ", 1);
+			cc_buf_add(&sq, q, qlen);
+		}
 		cc_jw_key(out, "search_query");
 		cc_jw_str(out, sq.data, sq.len);
 		cc_buf_release(&sq);
@@ -683,6 +705,7 @@ cc_route_open(struct cc_stage *stage, const struct cc_route_options *o,
 	rt->request_type = cc_rules_slot(rt->rules, "request_type");
 	rt->confidence = cc_rules_slot(rt->rules, "confidence");
 	rt->reason = cc_rules_slot(rt->rules, "reason");
+	rt->search_from = cc_rules_slot(rt->rules, "search_from");
 	return 0;
 }
 
