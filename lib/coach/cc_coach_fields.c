@@ -476,6 +476,16 @@ cc_coach_fields_write(const struct cc_coach_fields *f, struct cc_jw *w)
 
 /* ---- the state functions of cc_coach.c, on fields ---- */
 
+/* t (a time's text, shorter than 24 bytes: time_text's) into a field */
+static void
+put_time(char dst[24], const char *t)
+{
+	size_t n = strnlen(t, 23);
+
+	memcpy(dst, t, n);
+	dst[n] = '\0';
+}
+
 int
 cc_coach_fields_touch(struct cc_coach_fields *f, time_t now, const char *t)
 {
@@ -488,13 +498,13 @@ cc_coach_fields_touch(struct cc_coach_fields *f, time_t now, const char *t)
 		last = 0;
 	if ((!start || !last || now - last >= CC_COACH_BREAK_SECONDS || now < start) &&
 	    !(cc_coach_fields_has(f, F_WORK_STARTED) && strcmp(f->work_started_at, t) == 0)) {
-		snprintf(f->work_started_at, sizeof f->work_started_at, "%s", t);
+		put_time(f->work_started_at, t);
 		f->work_started = now;
 		cc_coach_fields_set(f, F_WORK_STARTED);
 		changed = 1;
 	}
 	if (!(cc_coach_fields_has(f, F_LAST_ACTIVITY) && strcmp(f->last_activity_at, t) == 0)) {
-		snprintf(f->last_activity_at, sizeof f->last_activity_at, "%s", t);
+		put_time(f->last_activity_at, t);
 		f->last_activity = now;
 		cc_coach_fields_set(f, F_LAST_ACTIVITY);
 		changed = 1;
@@ -523,7 +533,7 @@ cc_coach_fields_stumble(struct cc_coach_fields *f, const char *t)
 	n = cc_coach_fields_problem_int(f, P_STUMBLES, 0, 1000000, 0) + 1;
 	f->problem.num[P_STUMBLES] = n;
 	cc_coach_fields_set_problem(f, P_STUMBLES);
-	snprintf(f->problem.last_stumble_at, sizeof f->problem.last_stumble_at, "%s", t);
+	put_time(f->problem.last_stumble_at, t);
 	cc_coach_fields_set_problem(f, P_LAST_STUMBLE);
 	return (int)n;
 }

@@ -496,9 +496,13 @@ time_text(time_t now)
 static const char *
 copy_str(char *buf, size_t size, const char *s)
 {
+	size_t n;
+
 	if (!s)
 		return NULL;
-	snprintf(buf, size, "%s", s);
+	n = strnlen(s, size - 1);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
 	return buf;
 }
 
@@ -538,10 +542,14 @@ cc_coach_turn_fields(struct cc_coach_data *d, const char *text, size_t len,
 		struct cc_calc_expr e;
 		char err[128], pid[CC_CALC_EXPRLEN + 8];
 		const char *topic = NULL;
+		size_t n = strnlen(u.expr, sizeof u.expr - 1);
 
-		if (cc_calc_parse(u.expr, strlen(u.expr), &e, err, sizeof err) == CC_CALC_OK)
+		if (cc_calc_parse(u.expr, n, &e, err, sizeof err) == CC_CALC_OK)
 			topic = topic_of(&e);
-		snprintf(pid, sizeof pid, "math:%s", u.expr);
+		/* "math:" and the expression (shorter than CC_CALC_EXPRLEN) */
+		memcpy(pid, "math:", 5);
+		memcpy(pid + 5, u.expr, n);
+		pid[5 + n] = '\0';
 		if (!cur || strcmp(cur, pid) != 0) {
 			/* another problem: the one left unsolved after trying is abandoned */
 			int tried = cc_coach_fields_int(f, F_HINT_LEVEL, 0, 3, 0) > 0 ||
@@ -559,7 +567,7 @@ cc_coach_turn_fields(struct cc_coach_data *d, const char *text, size_t len,
 				f->problem.n = 0;
 			}
 			cc_coach_fields_put_problem_str(f, P_ID, pid);
-			snprintf(f->problem.started_at, sizeof f->problem.started_at, "%s", t);
+			copy_str(f->problem.started_at, sizeof f->problem.started_at, t);
 			f->problem.started = now;
 			cc_coach_fields_set_problem(f, P_STARTED);
 			f->problem.num[P_STUMBLES] = 0;
