@@ -897,6 +897,7 @@ test_fields(void)
 	cc_jw_init(&w, &b);
 	cc_coach_fields_write(&fs[0], &w);
 	is_str(b.data, a.data, "fields: its state, in its order, the new members last");
+	cc_coach_fields_release(&fs[1]);
 	stored = parse("{\"total_points\":3,\"grade_level\":3}");
 	is_int(cc_coach_fields_from_jv(&fs[1], stored), -1,
 	    "fields: a member the coach does not write stays a jv");
