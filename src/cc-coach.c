@@ -336,6 +336,7 @@ struct stage {
 	struct cc_coach_data data;
 	struct cc_session *store;
 	struct cc_coach_states *kept;
+	struct cc_coach_done done;	/* a turn's finished problems, reused */
 	int store_failed, no_memory;
 };
 
@@ -352,6 +353,7 @@ stage_store(struct stage *st)
 		st->store_failed = 1;
 	} else {
 		st->kept = cc_coach_states_new(KEPT_SESSIONS, KEPT_BYTES);
+		cc_coach_states_use_fields(st->kept, cc_coach_fields_usable(&st->data));
 	}
 	return st->store;
 }
@@ -404,6 +406,7 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	size_t qlen;
 	jv state = jv_object(), before;
 	struct cc_coach_recap *recap = NULL;
+	struct cc_coach_fields *fields = NULL;
 	int changed;
 
 	cc_config_tick(&st->cfg);
@@ -417,9 +420,19 @@ coach_record(void *ctx, struct cc_record *rec, struct cc_jw *out)
 	if (session && stage_store(st)) {
 		jv_free(state);
 		/* on failure the turn goes on from {} */
-		if (cc_coach_states_load(st->kept, st->store, session, st->cfg.now,
-		    &state, &recap, err, sizeof err) < 0)
+		if (cc_coach_states_load_fields(st->kept, st->store, session,
+		    st->cfg.now, &state, &fields, &recap, err, sizeof err) < 0)
 			store_lost(st, rec->line, err);
+	}
+	if (fields) {
+		/* a kept session whose state is fields: read and set as such */
+		changed = cc_coach_turn_fields(&st->data, q, qlen, in_english(rec) ?
+		    "en" : "ja", fields, st->cfg.now, recap, &st->done, out);
+		if (cc_coach_states_save_fields(st->kept, st->store, session, changed,
+		    &st->done, st->cfg.now, err, sizeof err) < 0)
+			store_lost(st, rec->line, err);
+		free(session);
+		return CC_RECORD_SET;
 	}
 	/* (a kept session's state is compared by its text: no copy to keep) */
 	before = recap ? jv_invalid() : jv_copy(state);
@@ -482,6 +495,7 @@ run_stage(const struct opts *o)
 		cc_coach_data_release(&st.data);
 	cc_session_close(st.store);
 	cc_coach_states_free(st.kept);
+	cc_buf_release(&st.done.text);
 	cc_domain_free(dom);
 	cc_config_release(&st.cfg);
 	return status;

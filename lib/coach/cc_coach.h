@@ -178,6 +178,105 @@ int cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	const char *lang, jv *state, time_t now, struct cc_coach_recap *recap,
 	struct cc_jw *out);
 
+/*
+ * A session's coach state as a C struct (cc_coach_fields.c), for the
+ * stage's kept sessions: the members the coach writes, as fields, with
+ * the order of the members (top-level and the problem's) that libjq
+ * would give the same object, so its JSON is the jv object's byte for
+ * byte.  A member is present when its index is in order[0..n).
+ */
+enum {
+	F_WORK_STARTED, F_LAST_ACTIVITY, F_HINT_LEVEL, F_HINTS_TOTAL,
+	F_TOTAL_POINTS, F_STREAK, F_BEST_STREAK, F_COUNTS, F_ACHIEVEMENTS,
+	F_PROBLEM, F_NTOP
+};
+/* the problem's members: its strings first */
+enum {
+	P_ID, P_SUBJECT, P_TOPIC, P_EXPRESSION, P_TEXT, P_NSTR = P_TEXT + 1,
+	P_STARTED = P_NSTR, P_LAST_STUMBLE, P_STUMBLES, P_HINTS_USED, P_N
+};
+#define CC_COACH_FIELDS_COUNTS 16
+#define CC_COACH_FIELDS_STRLEN 512
+struct cc_coach_fields_problem {
+	unsigned char order[P_N], n;
+	char *str[P_NSTR];		/* owned */
+	char started_at[24], last_stumble_at[24];
+	time_t started;			/* started_at parsed, or 0 */
+	long long num[P_N];		/* stumbles, hints_used */
+};
+struct cc_coach_fields {
+	unsigned char order[F_NTOP], n;
+	char work_started_at[24], last_activity_at[24];	/* as stored */
+	time_t work_started, last_activity;	/* parsed, or 0 */
+	long long num[F_NTOP];		/* the number members */
+	int ncounts;
+	struct { char name[24]; long long n; } counts[CC_COACH_FIELDS_COUNTS];
+	int nach, cap;
+	struct { char id[40]; char at[24]; } *ach;	/* owned */
+	struct cc_coach_fields_problem problem;
+};
+/*
+ * Fill f from state (borrows) when the struct holds it exactly (its text
+ * written from f is cc_json_put's of state): 0, else -1 with f empty.
+ */
+int cc_coach_fields_from_jv(struct cc_coach_fields *f, jv state);
+void cc_coach_fields_release(struct cc_coach_fields *f);
+/* 1 if the data's achievements fit (ids shorter than the struct's) */
+int cc_coach_fields_usable(const struct cc_coach_data *d);
+void cc_coach_fields_write(const struct cc_coach_fields *f, struct cc_jw *w);
+void cc_coach_fields_write_problem(const struct cc_coach_fields *f,
+	struct cc_jw *w);
+int cc_coach_fields_has(const struct cc_coach_fields *f, int m);
+void cc_coach_fields_set(struct cc_coach_fields *f, int m);
+int cc_coach_fields_has_problem(const struct cc_coach_fields *f, int m);
+void cc_coach_fields_set_problem(struct cc_coach_fields *f, int m);
+/* a member as cc_coach_get_int reads it: clamped to [lo, hi], def if absent */
+long long cc_coach_fields_int(const struct cc_coach_fields *f, int m,
+	long long lo, long long hi, long long def);
+long long cc_coach_fields_problem_int(const struct cc_coach_fields *f, int m,
+	long long lo, long long hi, long long def);
+const char *cc_coach_fields_problem_str(const struct cc_coach_fields *f, int m);
+void cc_coach_fields_put_problem_str(struct cc_coach_fields *f, int m,
+	const char *s);
+/* delete the member "problem" */
+void cc_coach_fields_drop_problem(struct cc_coach_fields *f);
+long long cc_coach_fields_count(const struct cc_coach_fields *f, const char *key);
+int cc_coach_fields_bump(struct cc_coach_fields *f, const char *key);
+/* cc_coach_state_touch, _work_minutes, _stumble on fields; t: now as text */
+int cc_coach_fields_touch(struct cc_coach_fields *f, time_t now, const char *t);
+long cc_coach_fields_work_minutes(const struct cc_coach_fields *f, time_t now);
+int cc_coach_fields_stumble(struct cc_coach_fields *f, const char *t);
+
+/*
+ * The problems a turn on fields finished, for cc_coach_states_save_fields
+ * to append to the history: each entry's JSON text in text (NUL after
+ * each, from off[i]), its time and whether it counts for the recap.
+ */
+#define CC_COACH_DONE_MAX 4
+struct cc_coach_done {
+	int n;
+	size_t off[CC_COACH_DONE_MAX];
+	time_t at[CC_COACH_DONE_MAX];
+	unsigned char counts[CC_COACH_DONE_MAX];
+	struct cc_buf text;
+};
+/*
+ * cc_coach_turn on a kept session's state as fields: the same record
+ * member, the same changes to the state (those to "solved" into *done,
+ * emptied first).  recap is the session's, kept.
+ */
+int cc_coach_turn_fields(struct cc_coach_data *d, const char *text, size_t len,
+	const char *lang, struct cc_coach_fields *f, time_t now,
+	struct cc_coach_recap *recap, struct cc_coach_done *done, struct cc_jw *out);
+/* the hint and progress steps on fields (cc_coach_hint.c, _progress.c) */
+int cc_coach_hint_step_fields(const struct cc_coach_data *d, int advance,
+	const char *pid, const char *lang, struct cc_coach_fields *f, time_t now,
+	const char *t, struct cc_coach_hint *h);
+int cc_coach_progress_step_fields(const struct cc_coach_data *d,
+	const char *outcome, const char *pid, const char *lang,
+	struct cc_coach_fields *f, time_t now, const char *t,
+	struct cc_coach_done *done, struct cc_coach_progress *p);
+
 /* 1 if the result (borrows) is an error result. */
 int cc_coach_is_error(jv result);
 /* {"error": msg}: the tools' error result. */
@@ -257,6 +356,31 @@ void cc_coach_states_free(struct cc_coach_states *c);
 int cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 	const char *session, time_t now, jv *state, struct cc_coach_recap **recap,
 	char *err, size_t errlen);
+/*
+ * Keep the sessions' states as fields (struct cc_coach_fields) where they
+ * fit, for the callers of cc_coach_states_load_fields: on when the data
+ * fits them (cc_coach_fields_usable).
+ */
+void cc_coach_states_use_fields(struct cc_coach_states *c, int on);
+/*
+ * cc_coach_states_load, but a kept session whose state fits is given as
+ * *fields (the kept struct itself, lent until cc_coach_states_save_fields;
+ * *state then jv_null()); NULL when it is given as *state.  fields may be
+ * NULL (cc_coach_states_load: always a jv).
+ */
+int cc_coach_states_load_fields(struct cc_coach_states *c, struct cc_session *s,
+	const char *session, time_t now, jv *state, struct cc_coach_fields **fields,
+	struct cc_coach_recap **recap, char *err, size_t errlen);
+/*
+ * After cc_coach_turn_fields: the problems it finished (done) appended
+ * to the history, and the state's JSON, written from the fields, stored
+ * when the turn changed it and it differs from the text stored.  0, or
+ * -1 with err set; after -1 nothing is kept.
+ */
+int cc_coach_states_save_fields(struct cc_coach_states *c, struct cc_session *s,
+	const char *session, int changed, struct cc_coach_done *done, time_t now,
+	char *err, size_t errlen);
+
 /*
  * Store state (consumed: kept) if it differs from what load gave, the
  * finished problems it has beyond before's appended to the history, and

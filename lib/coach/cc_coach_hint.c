@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cc_util.h"
 #include "cc_json.h"
 #include "cc_texts.h"
 #include "cc_coach.h"
@@ -19,11 +20,9 @@
  * general one (hints file).  Level 0 has none.
  */
 static jv
-hint_template(const struct cc_coach_data *d, jv problem, int level,
-    const char *lang)
+template_of(const struct cc_coach_data *d, const char *subject, const char *topic,
+    int level, const char *lang)
 {
-	const char *subject = cc_coach_get_str(problem, "subject");
-	const char *topic = cc_coach_get_str(problem, "topic");
 	char key[200];
 
 	if (level <= 0)
@@ -42,6 +41,14 @@ hint_template(const struct cc_coach_data *d, jv problem, int level,
 	}
 	snprintf(key, sizeof key, "general.%d", level);
 	return cc_coach_text(d->hints, key, lang, NULL);
+}
+
+static jv
+hint_template(const struct cc_coach_data *d, jv problem, int level,
+    const char *lang)
+{
+	return template_of(d, cc_coach_get_str(problem, "subject"),
+	    cc_coach_get_str(problem, "topic"), level, lang);
 }
 
 static const char *const extra[] = { "subject", "topic", "expression", "text", NULL };
@@ -256,4 +263,55 @@ cc_coach_hint_step_jv(const struct cc_coach_data *d, int advance, const char *pi
 		return cc_coach_error("problem_id must be a non-empty string of at most "
 		    "200 bytes or an integer");
 	return hint_result(&h);
+}
+
+/*
+ * hint_do's get_current and advance for the stage's turn on fields: pid
+ * is the current problem's id (the turn passes no other), so the problem
+ * is not set again.
+ */
+int
+cc_coach_hint_step_fields(const struct cc_coach_data *d, int advance,
+    const char *pid, const char *lang, struct cc_coach_fields *f, time_t now,
+    const char *t, struct cc_coach_hint *h)
+{
+	size_t n = pid ? strlen(pid) : 0;
+	const char *id = cc_coach_fields_problem_str(f, P_ID);
+	long long level, total;
+	int changed = 0;
+
+	h->template = h->problem_id = jv_invalid();
+	h->changed = 0;
+	if (pid && (n == 0 || n > 200))
+		return -1;
+	/* (hint_do would set a problem other than the current one) */
+	if (pid && (!id || strcmp(id, pid) != 0))
+		cc_die(CC_EXIT_INTERNAL, "hint step on fields: not the current problem");
+	level = cc_coach_fields_int(f, F_HINT_LEVEL, 0, CC_COACH_MAX_HINT_LEVEL, 0);
+	total = cc_coach_fields_int(f, F_HINTS_TOTAL, 0, 1000000000, 0);
+	if (advance && level < CC_COACH_MAX_HINT_LEVEL) {
+		level++;
+		total++;
+		f->num[F_HINT_LEVEL] = level;
+		cc_coach_fields_set(f, F_HINT_LEVEL);
+		f->num[F_HINTS_TOTAL] = total;
+		cc_coach_fields_set(f, F_HINTS_TOTAL);
+		if (cc_coach_fields_has(f, F_PROBLEM)) {
+			f->problem.num[P_HINTS_USED] = cc_coach_fields_problem_int(f,
+			    P_HINTS_USED, 0, 1000000, 0) + 1;
+			cc_coach_fields_set_problem(f, P_HINTS_USED);
+		}
+		changed = 1;
+	}
+	h->level = level;
+	h->total = total;
+	h->changed = changed;
+	h->template = cc_coach_fields_has(f, F_PROBLEM) ?
+	    template_of(d, cc_coach_fields_problem_str(f, P_SUBJECT),
+	    cc_coach_fields_problem_str(f, P_TOPIC), (int)level, lang) :
+	    template_of(d, NULL, NULL, (int)level, lang);
+	h->problem_id = id ? jv_string(id) : jv_null();
+	if (changed)
+		cc_coach_fields_touch(f, now, t);
+	return 0;
 }

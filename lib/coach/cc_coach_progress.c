@@ -550,3 +550,204 @@ cc_coach_progress_release(struct cc_coach_progress *p)
 	jv_free(p->news);
 	p->message = p->news = jv_invalid();
 }
+
+/* ---- on fields (the stage's kept sessions, cc_coach_fields.c) ---- */
+
+static long long
+metric_fields(int metric, const struct cc_coach_fields *f)
+{
+	switch (metric) {
+	case M_SOLVED:
+		return cc_coach_fields_count(f, "self_solved") +
+		    cc_coach_fields_count(f, "hint_solved") +
+		    cc_coach_fields_count(f, "guided_solved");
+	case M_SELF:
+		return cc_coach_fields_count(f, "self_solved");
+	case M_HINT:
+		return cc_coach_fields_count(f, "hint_solved");
+	case M_GUIDED:
+		return cc_coach_fields_count(f, "guided_solved");
+	case M_NO_HINT:
+		return cc_coach_fields_count(f, "no_hint");
+	case M_PERSEVERED:
+		return cc_coach_fields_count(f, "persevered");
+	case M_MATH:
+		return cc_coach_fields_count(f, "math");
+	case M_JAPANESE:
+		return cc_coach_fields_count(f, "japanese");
+	case M_POINTS:
+		return cc_coach_fields_int(f, F_TOTAL_POINTS, 0, 1000000000000000LL, 0);
+	case M_STREAK:
+		return cc_coach_fields_int(f, F_STREAK, 0, 1000000000, 0);
+	}
+	return 0;
+}
+
+/* unlock() on fields; the new ones as [{id, title}]. */
+static jv
+unlock_fields(const struct cc_coach_data *d, struct cc_coach_fields *f,
+    const char *t, const char *lang)
+{
+	jv news = jv_array();
+	char key[160];
+	long long value[M_NMETRICS];
+	int known[M_NMETRICS] = {0}, had;
+
+	if (!cc_coach_fields_has(f, F_ACHIEVEMENTS))
+		f->nach = 0;
+	had = f->nach;
+	for (size_t i = 0; i < d->nachievements; i++) {
+		const struct cc_coach_achievement *a = &d->achievements[i];
+		int seen = 0;
+
+		for (int k = 0; k < had && !seen; k++)
+			seen = strcmp(f->ach[k].id, a->id) == 0;
+		if (seen)
+			continue;
+		if (!known[a->metric]) {
+			value[a->metric] = metric_fields(a->metric, f);
+			known[a->metric] = 1;
+		}
+		if (value[a->metric] < a->threshold)
+			continue;
+		if (f->nach == f->cap) {
+			f->cap = f->cap ? 2 * f->cap : 4;
+			f->ach = cc_xrealloc(f->ach, (size_t)f->cap * sizeof *f->ach);
+		}
+		/* (ids that do not fit: cc_coach_fields_usable refuses the data) */
+		snprintf(f->ach[f->nach].id, sizeof f->ach[0].id, "%s", a->id);
+		snprintf(f->ach[f->nach].at, sizeof f->ach[0].at, "%s", t);
+		f->nach++;
+		snprintf(key, sizeof key, "achievement.%s", a->id);
+		news = jv_array_append(news, jv_object_set(jv_object_set(jv_object(),
+		    cc_jv_name("id"), jv_string(a->id)), cc_jv_name("title"),
+		    cc_coach_text(d->texts, key, lang, NULL)));
+	}
+	cc_coach_fields_set(f, F_ACHIEVEMENTS);
+	return news;
+}
+
+static void
+done_str(struct cc_jw *w, const char *key, const char *s)
+{
+	if (s) {
+		cc_jw_key(w, key);
+		cc_jw_cstr(w, s);
+	}
+}
+
+/*
+ * progress_do for the stage's turn on fields: no arguments but the
+ * outcome and pid; the finished problem's entry written into done.
+ */
+int
+cc_coach_progress_step_fields(const struct cc_coach_data *d, const char *outcome,
+    const char *pid, const char *lang, struct cc_coach_fields *f, time_t now,
+    const char *t, struct cc_coach_done *done, struct cc_coach_progress *p)
+{
+	size_t n = pid ? strlen(pid) : 0;
+	const char *id, *str[P_NSTR] = {0};
+	long long points, total, streak, best, hints = 0, stumbles = 0;
+	time_t started = 0;
+	int o, has_secs, same;
+	struct cc_jw w;
+	jv news;
+
+	if (p)
+		p->message = p->news = jv_invalid();
+	for (o = 0; o < (int)NOUTCOMES; o++)
+		if (strcmp(outcome, outcomes[o].name) == 0)
+			break;
+	if ((pid && (n == 0 || n > 200)) || o == (int)NOUTCOMES ||
+	    done->n == CC_COACH_DONE_MAX)
+		return -1;
+	/* the problem: the current one, unless pid names another */
+	id = cc_coach_fields_problem_str(f, P_ID);
+	same = cc_coach_fields_has(f, F_PROBLEM) && (!pid || (id && strcmp(id, pid) == 0));
+	if (same) {
+		for (int i = 0; i < P_NSTR; i++)
+			str[i] = cc_coach_fields_problem_str(f, i);
+		hints = cc_coach_fields_problem_int(f, P_HINTS_USED, 0, 1000000, 0);
+		stumbles = cc_coach_fields_problem_int(f, P_STUMBLES, 0, 1000000, 0);
+		started = cc_coach_fields_has_problem(f, P_STARTED) ? f->problem.started : 0;
+	} else {
+		str[P_ID] = pid;
+	}
+	points = outcomes[o].points;
+	total = cc_coach_fields_int(f, F_TOTAL_POINTS, 0, 1000000000000000LL, 0) + points;
+	streak = outcomes[o].keeps_streak ?
+	    cc_coach_fields_int(f, F_STREAK, 0, 1000000000, 0) + 1 : 0;
+	best = cc_coach_fields_int(f, F_BEST_STREAK, 0, 1000000000, 0);
+	if (streak > best)
+		best = streak;
+	has_secs = started && now >= started;
+
+	if (!cc_coach_fields_has(f, F_COUNTS))
+		f->ncounts = 0;
+	cc_coach_fields_bump(f, outcome);
+	if (outcomes[o].solved) {
+		const char *s = str[P_SUBJECT];
+
+		if (hints == 0)
+			cc_coach_fields_bump(f, "no_hint");
+		if (outcomes[o].keeps_streak && stumbles >= PERSEVERED_STUMBLES)
+			cc_coach_fields_bump(f, "persevered");
+		if (s && (strcmp(s, "math") == 0 || strcmp(s, "japanese") == 0))
+			cc_coach_fields_bump(f, s);
+	}
+
+	/* the entry, as progress_do composes it */
+	done->off[done->n] = done->text.len;
+	done->at[done->n] = now;
+	done->counts[done->n] = o != (int)NOUTCOMES - 1;	/* not abandoned */
+	cc_jw_init(&w, &done->text);
+	cc_jw_object(&w);
+	cc_jw_key(&w, "problem_id");
+	cc_jw_cstr(&w, str[P_ID]);
+	done_str(&w, "subject", str[P_SUBJECT]);
+	done_str(&w, "topic", str[P_TOPIC]);
+	done_str(&w, "expression", str[P_EXPRESSION]);
+	done_str(&w, "text", str[P_TEXT]);
+	cc_jw_key(&w, "outcome");
+	cc_jw_cstr(&w, outcome);
+	cc_jw_key(&w, "points");
+	cc_jw_num(&w, (double)points);
+	cc_jw_key(&w, "hints_used");
+	cc_jw_num(&w, (double)hints);
+	cc_jw_key(&w, "stumbles");
+	cc_jw_num(&w, (double)stumbles);
+	cc_jw_key(&w, "time_spent_seconds");
+	if (has_secs)
+		cc_jw_num(&w, (double)(long long)(double)(now - started));
+	else
+		cc_jw_null(&w);
+	cc_jw_key(&w, "at");
+	cc_jw_cstr(&w, t);
+	cc_jw_end(&w);
+	cc_buf_add(&done->text, "", 1);
+	done->n++;
+
+	f->num[F_TOTAL_POINTS] = total;
+	cc_coach_fields_set(f, F_TOTAL_POINTS);
+	f->num[F_STREAK] = streak;
+	cc_coach_fields_set(f, F_STREAK);
+	f->num[F_BEST_STREAK] = best;
+	cc_coach_fields_set(f, F_BEST_STREAK);
+	cc_coach_fields_set(f, F_COUNTS);
+	/* the problem is over: the next one starts without hints */
+	f->num[F_HINT_LEVEL] = 0;
+	cc_coach_fields_set(f, F_HINT_LEVEL);
+	cc_coach_fields_drop_problem(f);
+	cc_coach_fields_touch(f, now, t);
+	news = unlock_fields(d, f, t, lang);
+	if (p) {
+		p->points = points;
+		p->total = total;
+		p->streak = streak;
+		p->message = encouragement(d, outcome, streak, news, lang);
+		p->news = news;
+	} else {
+		jv_free(news);
+	}
+	return 0;
+}

@@ -35,6 +35,7 @@ struct entry {
 	size_t size;			/* the length of its text */
 	char *text;			/* the state as stored (NULL: none yet) */
 	int lent;			/* state is the caller's until it saves */
+	struct cc_coach_fields *fields;	/* the state as fields, or NULL: in state */
 	struct cc_coach_recap recap;	/* what its turns keep */
 	struct entry *chain;		/* the next in its hash bucket */
 	struct entry *newer, *older;	/* the use order */
@@ -46,6 +47,7 @@ struct cc_coach_states {
 	size_t size, max_size;		/* of the texts, a proxy for memory */
 	struct entry *newest, *oldest;
 	struct cc_buf text;		/* the state as written, reused */
+	int use_fields;			/* keep states as fields where they fit */
 };
 
 /* ---- the history of finished problems ---- */
@@ -59,11 +61,18 @@ entry_counts(jv e)
 	return outcome && strcmp(outcome, "abandoned") != 0;
 }
 
+static void recap_push(struct cc_coach_recap *r, time_t at, int counts);
+
 void
 cc_coach_recap_add(struct cc_coach_recap *r, jv entry)
 {
-	time_t at = cc_coach_get_time(entry, "at");
-	int counts = entry_counts(entry), i;
+	recap_push(r, cc_coach_get_time(entry, "at"), entry_counts(entry));
+}
+
+static void
+recap_push(struct cc_coach_recap *r, time_t at, int counts)
+{
+	int i;
 
 	if (!r->at) {
 		r->at = cc_xmalloc(CC_COACH_MAX_SOLVED * sizeof *r->at);
@@ -233,6 +242,10 @@ entry_free(struct entry *e)
 	free(e->session);
 	jv_free(e->state);
 	free(e->text);
+	if (e->fields) {
+		cc_coach_fields_release(e->fields);
+		free(e->fields);
+	}
 	cc_coach_recap_release(&e->recap);
 	free(e);
 }
@@ -361,10 +374,25 @@ keep(struct cc_coach_states *c, const char *session, jv state, size_t size)
 	c->size += size;
 }
 
+void
+cc_coach_states_use_fields(struct cc_coach_states *c, int on)
+{
+	c->use_fields = on;
+}
+
 int
 cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
     const char *session, time_t now, jv *state, struct cc_coach_recap **recap,
     char *err, size_t errlen)
+{
+	return cc_coach_states_load_fields(c, s, session, now, state, NULL, recap,
+	    err, errlen);
+}
+
+int
+cc_coach_states_load_fields(struct cc_coach_states *c, struct cc_session *s,
+    const char *session, time_t now, jv *state, struct cc_coach_fields **fields,
+    struct cc_coach_recap **recap, char *err, size_t errlen)
 {
 	jv history;
 	char *stored = NULL;	/* the text of the state as stored */
@@ -375,6 +403,8 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 
 	*state = jv_object();
 	*recap = NULL;
+	if (fields)
+		*fields = NULL;
 	if (rc < 0) {
 		forget_all(c);
 		snprintf(err, errlen, "cannot read the session's coach state: %s",
@@ -383,11 +413,19 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 	}
 	if (rc == 1)
 		forget_all(c);
-	if ((e = *slot(c, session)) && e->lent)
+	if ((e = *slot(c, session)) && (e->lent || (e->fields && !fields)))
 		drop(c, session);	/* loaded and never saved: read it again */
 	else if (e) {
 		unlink_use(c, e);
 		link_newest(c, e);
+		e->lent = 1;
+		*recap = &e->recap;
+		if (e->fields) {
+			jv_free(*state);
+			*state = jv_null();
+			*fields = e->fields;
+			return 0;
+		}
 		/*
 		 * Lent, not copied: a state held twice is copied whole by the
 		 * turn's first change (libjq's copy on write), every member
@@ -397,8 +435,6 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 		jv_free(*state);
 		*state = e->state;
 		e->state = jv_null();
-		e->lent = 1;
-		*recap = &e->recap;
 		return 0;
 	}
 	/* as cc_coach_state_load, but for the emotion (the turn never reads it) */
@@ -465,6 +501,18 @@ cc_coach_states_load(struct cc_coach_states *c, struct cc_session *s,
 		}
 		e->recap.kept = 1;
 		*recap = &e->recap;
+		if (fields && c->use_fields) {
+			struct cc_coach_fields f;
+
+			/* as fields when they hold it exactly: else it stays a jv */
+			if (cc_coach_fields_from_jv(&f, *state) == 0) {
+				e->fields = cc_xmalloc(sizeof *e->fields);
+				*e->fields = f;
+				jv_free(*state);
+				*state = jv_null();
+				*fields = e->fields;
+			}
+		}
 	} else {
 		free(stored);
 		/* not kept: the turn reads the history from the state */
@@ -572,5 +620,54 @@ cc_coach_states_unchanged(struct cc_coach_states *c, struct cc_session *s,
 		    err, errlen);
 	e->lent = 0;
 	keep(c, session, state, e->size);
+	return 0;
+}
+
+int
+cc_coach_states_save_fields(struct cc_coach_states *c, struct cc_session *s,
+    const char *session, int changed, struct cc_coach_done *done, time_t now,
+    char *err, size_t errlen)
+{
+	struct entry *e = *slot(c, session);
+	struct cc_jw w;
+
+	if (!e || !e->fields)
+		cc_die(CC_EXIT_INTERNAL, "saving fields of a session not kept as fields");
+	/* the problems finished: appended to the history, as save does */
+	for (int i = 0; i < done->n; i++) {
+		if (cc_session_history_add(s, session, "coach", done->text.data + done->off[i],
+		    done->at[i]) < 0) {
+			forget_all(c);
+			snprintf(err, errlen, "cannot store the session's finished problems: %s",
+			    cc_session_error(s));
+			return -1;
+		}
+	}
+	for (int i = 0; i < done->n; i++)
+		recap_push(&e->recap, done->at[i], done->counts[i]);
+	e->lent = 0;
+	/* unchanged with its text known: nothing composed or written */
+	if (!changed && e->text)
+		return 0;
+	c->text.len = 0;
+	cc_jw_init(&w, &c->text);
+	cc_coach_fields_write(e->fields, &w);
+	cc_buf_add(&c->text, "", 1);
+	c->text.len--;
+	if (e->text && strcmp(e->text, c->text.data) == 0)
+		return 0;
+	if (cc_session_state_put(s, session, "coach", c->text.data, now) < 0) {
+		forget_all(c);
+		snprintf(err, errlen, "cannot store the session's coach state: %s",
+		    cc_session_error(s));
+		return -1;
+	}
+	free(e->text);
+	e->text = cc_xstrdup(c->text.data);
+	c->size += c->text.len;
+	c->size -= e->size;
+	e->size = c->text.len;
+	while (c->oldest && c->oldest != e && c->size > c->max_size)
+		drop(c, c->oldest->session);
 	return 0;
 }

@@ -208,6 +208,90 @@ solved_today(jv state, time_t now, struct cc_coach_recap *recap)
 	return n;
 }
 
+/*
+ * What no reply may say while the problem (its expression e, or NULL) is
+ * open: its answer, in the forms cc_calc_states_value() recognises
+ * (cc-tutor's guard).
+ */
+static void
+write_forbid(const char *e, struct cc_coach_recap *recap, struct cc_jw *out)
+{
+	cc_jw_key(out, "forbid");
+	cc_jw_array(out);
+	if (e) {
+		const char *answer, *rem;
+		struct cc_calc_check f;
+
+		/* the session's problem is the same turn after turn */
+		if (recap && recap->expr && strcmp(recap->expr, e) == 0) {
+			answer = recap->answer;
+			rem = recap->remainder;
+		} else {
+			cc_calc_check(e, strlen(e), "", 0, &f);
+			answer = f.correct_answer;
+			rem = f.remainder_form;
+			if (recap) {
+				forget_problem(recap);
+				recap->expr = cc_xstrdup(e);
+				recap->answer = cc_xstrdup(answer);
+				recap->remainder = cc_xstrdup(rem);
+			}
+		}
+		if (*answer)
+			cc_jw_cstr(out, answer);
+		if (*rem)
+			cc_jw_cstr(out, rem);
+	}
+	cc_jw_end(out);
+}
+
+/* The turn's "said", "check", "hint" and "progress" parts, in order. */
+static void
+write_said(const struct cc_calc_utterance *u, int flags, struct cc_jw *out)
+{
+	if (u->recitation || (flags & (CC_CALC_HAS_EXPR | CC_CALC_HAS_ANSWER))) {
+		cc_jw_key(out, "said");
+		cc_jw_cstr(out, u->recitation ? "recitation" : flags & CC_CALC_HAS_EXPR ?
+		    "problem" : "answer");
+	}
+}
+
+static void
+write_middle(jv check, int has_hint, struct cc_coach_hint *h, int has_progress,
+    struct cc_coach_progress *progress, struct cc_jw *out)
+{
+	if (jv_is_valid(check)) {
+		cc_jw_key(out, "check");
+		cc_jw_jv(out, check);
+	}
+	if (has_hint) {
+		cc_jw_key(out, "hint");
+		cc_coach_hint_write(h, out);
+		cc_coach_hint_release(h);
+	}
+	if (has_progress) {
+		cc_jw_key(out, "progress");
+		cc_coach_progress_write(progress, out);
+		cc_coach_progress_release(progress);
+	}
+}
+
+static void
+write_request(const struct cc_coach_data *d, struct cc_answer_request *areq,
+    struct cc_jw *out)
+{
+	cc_jw_key(out, "answer_request");
+	if (d->answer_request) {
+		cc_answer_request_write(areq, out);
+	} else {
+		cc_jw_object(out);
+		cc_jw_key(out, "request_type");
+		cc_jw_cstr(out, "none");
+		cc_jw_end(out);
+	}
+	cc_answer_request_release(areq);
+}
+
 int
 cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
     const char *lang, jv *state, time_t now, struct cc_coach_recap *recap,
@@ -297,11 +381,7 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	cc_jw_key(out, "event");
 	cc_jw_cstr(out, event);
 	/* what the words held, for the router: arithmetic is math */
-	if (u.recitation || (flags & (CC_CALC_HAS_EXPR | CC_CALC_HAS_ANSWER))) {
-		cc_jw_key(out, "said");
-		cc_jw_cstr(out, u.recitation ? "recitation" : flags & CC_CALC_HAS_EXPR ?
-		    "problem" : "answer");
-	}
+	write_said(&u, flags, out);
 	{
 		jv p = jv_object_get(jv_copy(*state), cc_jv_name("problem"));
 
@@ -318,31 +398,9 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 			cc_jw_null(out);
 		jv_free(p);
 	}
-	if (jv_is_valid(check)) {
-		cc_jw_key(out, "check");
-		cc_jw_jv(out, check);
-	}
-	if (has_hint) {
-		cc_jw_key(out, "hint");
-		cc_coach_hint_write(&h, out);
-		cc_coach_hint_release(&h);
-	}
-	if (has_progress) {
-		cc_jw_key(out, "progress");
-		cc_coach_progress_write(&progress, out);
-		cc_coach_progress_release(&progress);
-	}
+	write_middle(check, has_hint, &h, has_progress, &progress, out);
 	jv_free(check);
-	cc_jw_key(out, "answer_request");
-	if (d->answer_request) {
-		cc_answer_request_write(&areq, out);
-	} else {
-		cc_jw_object(out);
-		cc_jw_key(out, "request_type");
-		cc_jw_cstr(out, "none");
-		cc_jw_end(out);
-	}
-	cc_answer_request_release(&areq);
+	write_request(d, &areq, out);
 	cc_jw_key(out, "hint_level");
 	cc_jw_num(out, (double)cc_coach_get_int(*state, "hint_level", 0,
 	    CC_COACH_MAX_HINT_LEVEL, 0));
@@ -362,42 +420,11 @@ cc_coach_turn(struct cc_coach_data *d, const char *text, size_t len,
 	cc_jw_num(out, (double)cc_coach_get_int(*state, "streak", 0, 1000000000, 0));
 	cc_jw_key(out, "solved_today");
 	cc_jw_num(out, solved_today(*state, now, recap));
-	/*
-	 * What no reply may say while the problem is open: its answer, in the
-	 * forms cc_calc_states_value() recognises (cc-tutor's guard).
-	 */
 	{
 		const char *id, *e;
 
 		problem_strs(*state, &keep, &id, &e);
-
-		cc_jw_key(out, "forbid");
-		cc_jw_array(out);
-		if (e) {
-			const char *answer, *rem;
-			struct cc_calc_check f;
-
-			/* the session's problem is the same turn after turn */
-			if (recap && recap->expr && strcmp(recap->expr, e) == 0) {
-				answer = recap->answer;
-				rem = recap->remainder;
-			} else {
-				cc_calc_check(e, strlen(e), "", 0, &f);
-				answer = f.correct_answer;
-				rem = f.remainder_form;
-				if (recap) {
-					forget_problem(recap);
-					recap->expr = cc_xstrdup(e);
-					recap->answer = cc_xstrdup(answer);
-					recap->remainder = cc_xstrdup(rem);
-				}
-			}
-			if (*answer)
-				cc_jw_cstr(out, answer);
-			if (*rem)
-				cc_jw_cstr(out, rem);
-		}
-		cc_jw_end(out);
+		write_forbid(e, recap, out);
 	}
 	cc_jw_end(out);
 	jv_free(keep);
@@ -423,4 +450,204 @@ cc_coach_recap_release(struct cc_coach_recap *r)
 	r->kept = r->n = r->oldest = r->count = 0;
 	r->start = 0;
 	forget_problem(r);
+}
+
+/* ---- the turn on fields (cc_coach_fields.c): a kept session's ---- */
+
+/* solved_today with a kept recap and the entries this turn finished. */
+static int
+solved_today_done(const struct cc_coach_done *done, time_t now,
+    struct cc_coach_recap *recap)
+{
+	time_t start = cc_date_start(cc_date_of(now));
+	int len = done->n, drop = recap->n + len - CC_COACH_MAX_SOLVED, n = 0;
+
+	if (recap->start != start) {
+		recap->count = recap->n ? ring_today(recap, recap->n, start) : 0;
+		recap->start = start;
+	}
+	drop = drop < 0 ? 0 : drop > recap->n ? recap->n : drop;
+	for (int i = len > CC_COACH_MAX_SOLVED ? len - CC_COACH_MAX_SOLVED : 0; i < len; i++)
+		n += done->counts[i] && done->at[i] >= start;
+	return recap->count - (drop ? ring_today(recap, drop, start) : 0) + n;
+}
+
+/* now as the state's times are written; cached, as cc_coach_time_jv's */
+static const char *
+time_text(time_t now)
+{
+	static time_t last = (time_t)-1;
+	static char buf[24];
+	struct tm tm;
+
+	if (now != last) {
+		if (!gmtime_r(&now, &tm) || !strftime(buf, sizeof buf,
+		    "%Y-%m-%dT%H:%M:%SZ", &tm))
+			cc_die(CC_EXIT_INTERNAL, "cannot write the time %lld", (long long)now);
+		last = now;
+	}
+	return buf;
+}
+
+/*
+ * A copy of a problem string (the turn reads it after the problem is
+ * finished and its strings freed), or NULL.
+ */
+static const char *
+copy_str(char *buf, size_t size, const char *s)
+{
+	size_t n;
+
+	if (!s)
+		return NULL;
+	n = strnlen(s, size - 1);
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+int
+cc_coach_turn_fields(struct cc_coach_data *d, const char *text, size_t len,
+    const char *lang, struct cc_coach_fields *f, time_t now,
+    struct cc_coach_recap *recap, struct cc_coach_done *done, struct cc_jw *out)
+{
+	struct cc_calc_utterance u;
+	int right = 0;
+	struct cc_answer_request areq = {0};
+	struct cc_coach_hint h;
+	int has_hint = 0;
+	struct cc_coach_progress progress;
+	int has_progress = 0;
+	jv check = jv_invalid();
+	const char *event = "none", *request, *cur, *cur_expr;
+	char cur_buf[CC_COACH_FIELDS_STRLEN], expr_buf[CC_COACH_FIELDS_STRLEN];
+	int flags = cc_calc_from_words(text, len, &u), stuck = 0;
+	int changed = 0;
+	const char *t = time_text(now);
+	long long level;
+
+	done->n = 0;
+	done->text.len = 0;
+	changed |= cc_coach_fields_touch(f, now, t);
+	request = "none";
+	if (d->answer_request) {
+		cc_answer_request_scan(d->answer_request, text, len, &areq);
+		request = areq.type;
+	}
+	cur = copy_str(cur_buf, sizeof cur_buf, cc_coach_fields_problem_str(f, P_ID));
+	cur_expr = copy_str(expr_buf, sizeof expr_buf,
+	    cc_coach_fields_problem_str(f, P_EXPRESSION));
+
+	if (flags & CC_CALC_HAS_EXPR) {
+		struct cc_calc_expr e;
+		char err[128], pid[CC_CALC_EXPRLEN + 8];
+		const char *topic = NULL;
+		size_t n = strnlen(u.expr, sizeof u.expr - 1);
+
+		if (cc_calc_parse(u.expr, n, &e, err, sizeof err) == CC_CALC_OK)
+			topic = topic_of(&e);
+		/* "math:" and the expression (shorter than CC_CALC_EXPRLEN) */
+		memcpy(pid, "math:", 5);
+		memcpy(pid + 5, u.expr, n);
+		pid[5 + n] = '\0';
+		if (!cur || strcmp(cur, pid) != 0) {
+			/* another problem: the one left unsolved after trying is abandoned */
+			int tried = cc_coach_fields_int(f, F_HINT_LEVEL, 0, 3, 0) > 0 ||
+			    cc_coach_fields_problem_int(f, P_STUMBLES, 0, 1000000, 0) > 0;
+
+			if (cur && tried)
+				cc_coach_progress_step_fields(d, "abandoned", cur, lang, f, now,
+				    t, done, NULL);
+			/* cc_coach_state_set_problem: a new one, its members in order */
+			if (cc_coach_fields_has(f, F_PROBLEM)) {
+				for (int i = 0; i < P_NSTR; i++) {
+					free(f->problem.str[i]);
+					f->problem.str[i] = NULL;
+				}
+				f->problem.n = 0;
+			}
+			cc_coach_fields_put_problem_str(f, P_ID, pid);
+			copy_str(f->problem.started_at, sizeof f->problem.started_at, t);
+			f->problem.started = now;
+			cc_coach_fields_set_problem(f, P_STARTED);
+			f->problem.num[P_STUMBLES] = 0;
+			cc_coach_fields_set_problem(f, P_STUMBLES);
+			f->problem.num[P_HINTS_USED] = 0;
+			cc_coach_fields_set_problem(f, P_HINTS_USED);
+			f->num[F_HINT_LEVEL] = 0;
+			cc_coach_fields_set(f, F_HINT_LEVEL);
+			cc_coach_fields_put_problem_str(f, P_SUBJECT, "math");
+			if (topic)
+				cc_coach_fields_put_problem_str(f, P_TOPIC, topic);
+			cc_coach_fields_put_problem_str(f, P_EXPRESSION, u.expr);
+			cc_coach_fields_set(f, F_PROBLEM);
+			event = "new_problem";
+			changed = 1;
+		}
+		cur = copy_str(cur_buf, sizeof cur_buf, cc_coach_fields_problem_str(f, P_ID));
+		cur_expr = copy_str(expr_buf, sizeof expr_buf,
+		    cc_coach_fields_problem_str(f, P_EXPRESSION));
+	}
+	if ((flags & CC_CALC_HAS_ANSWER) && cur_expr) {
+		level = cc_coach_fields_int(f, F_HINT_LEVEL, 0, CC_COACH_MAX_HINT_LEVEL, 0);
+		/* (grade_level is no member a state in fields has: 2) */
+		check = check_answer(d, cur_expr, u.answer, 2, lang, &right);
+		if (right) {
+			event = "solved";
+			has_progress = cc_coach_progress_step_fields(d, outcome_of(level), cur,
+			    lang, f, now, t, done, &progress) == 0;
+		} else {
+			event = "wrong";
+			cc_coach_fields_stumble(f, t);
+			has_hint = cc_coach_hint_step_fields(d, 1, cur, lang, f, now, t, &h) == 0;
+		}
+		changed = 1;
+	} else if (strcmp(request, "none") != 0 && cur) {
+		stuck = strcmp(request, "implicit") == 0;
+		if (stuck && cc_coach_fields_stumble(f, t))
+			changed = 1;
+		if (strcmp(event, "new_problem") != 0)
+			event = stuck ? "stuck" : "asked_answer";
+		has_hint = cc_coach_hint_step_fields(d, 1, cur, lang, f, now, t, &h) == 0;
+		changed |= has_hint && h.changed;
+	} else if (cur) {
+		has_hint = cc_coach_hint_step_fields(d, 0, cur, lang, f, now, t, &h) == 0;
+		changed |= has_hint && h.changed;
+	}
+
+	cc_jw_object(out);
+	cc_jw_key(out, "event");
+	cc_jw_cstr(out, event);
+	write_said(&u, flags, out);
+	cc_jw_key(out, "problem");
+	if (cc_coach_fields_has(f, F_PROBLEM)) {
+		cc_coach_fields_write_problem(f, out);
+	} else if (strcmp(event, "solved") == 0 && cur_expr) {
+		/* the problem just solved, for the reply to praise */
+		jv p = math_problem(cur_expr);
+
+		cc_jw_jv(out, p);
+		jv_free(p);
+	} else {
+		cc_jw_null(out);
+	}
+	write_middle(check, has_hint, &h, has_progress, &progress, out);
+	jv_free(check);
+	write_request(d, &areq, out);
+	cc_jw_key(out, "hint_level");
+	cc_jw_num(out, (double)cc_coach_fields_int(f, F_HINT_LEVEL, 0,
+	    CC_COACH_MAX_HINT_LEVEL, 0));
+	cc_jw_key(out, "stumbles");
+	cc_jw_num(out, (double)cc_coach_fields_problem_int(f, P_STUMBLES, 0, 1000000, 0));
+	cc_jw_key(out, "working_minutes");
+	cc_jw_num(out, (double)cc_coach_fields_work_minutes(f, now));
+	cc_jw_key(out, "total_points");
+	cc_jw_num(out, (double)cc_coach_fields_int(f, F_TOTAL_POINTS, 0, 1000000000, 0));
+	cc_jw_key(out, "streak");
+	cc_jw_num(out, (double)cc_coach_fields_int(f, F_STREAK, 0, 1000000000, 0));
+	cc_jw_key(out, "solved_today");
+	cc_jw_num(out, solved_today_done(done, now, recap));
+	write_forbid(cc_coach_fields_problem_str(f, P_EXPRESSION), recap, out);
+	cc_jw_end(out);
+	return changed;
 }

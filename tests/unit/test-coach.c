@@ -723,6 +723,43 @@ test_states(void)
 	is_str(turn(c, a, "s3", "{\"n\":3}", t0), "{\"n\":3}", "kept: a third, the first given up");
 	is_str(turn(c, a, "s1", NULL, t0), "{\"n\":5}", "kept: and read again from the store");
 	is_int(cc_session_flush(a), 0, "kept: committed");
+	{
+		/* kept as fields: read from the store again when another writes it */
+		struct cc_coach_states *cf = cc_coach_states_new(4, 1 << 20);
+		struct cc_coach_fields *f = NULL;
+		struct cc_coach_recap *recap;
+		struct cc_coach_done done = {0};
+		struct cc_buf o = {0};
+		struct cc_jw w;
+		jv st;
+
+		cc_coach_states_use_fields(cf, 1);
+		is_int(cc_coach_states_load_fields(cf, a, "s5", t0, &st, &f, &recap, err,
+		    sizeof err), 0, "kept fields: a new session");
+		ok(f && recap, "kept fields: as fields");
+		cc_jw_init(&w, &o);
+		cc_coach_turn_fields(&data, "2+3は？", strlen("2+3は？"), "ja", f, t0, recap,
+		    &done, &w);
+		is_int(cc_coach_states_save_fields(cf, a, "s5", 1, &done, t0, err, sizeof err),
+		    0, "kept fields: saved");
+		is_int(cc_session_flush(a), 0, "kept fields: committed");
+		is_int(cc_session_state_put(b, "s5", "coach", "{\"total_points\":7}", t0), 0,
+		    "kept fields: another process writes it");
+		is_int(cc_session_flush(b), 0, "kept fields: and commits");
+		f = NULL;
+		done.n = 0;
+		is_int(cc_coach_states_load_fields(cf, a, "s5", t0, &st, &f, &recap, err,
+		    sizeof err), 0, "kept fields: loaded again");
+		ok(f && f->n == 1 && f->num[F_TOTAL_POINTS] == 7 &&
+		    !cc_coach_fields_has(f, F_PROBLEM), "kept fields: the other's write is read");
+		is_int(cc_coach_states_save_fields(cf, a, "s5", 0, &done, t0, err, sizeof err),
+		    0, "kept fields: saved");
+		is_int(cc_session_flush(a), 0, "kept fields: committed");
+		jv_free(st);
+		cc_buf_release(&o);
+		cc_buf_release(&done.text);
+		cc_coach_states_free(cf);
+	}
 	is_int(cc_session_state_put(b, "s4", "coach", "[1]", t0), 0, "kept: a state that is no object");
 	is_int(cc_session_flush(b), 0, "kept: committed by the other");
 	is_str(turn(c, a, "s4", NULL, t0), "error: the session's stored coach state is not a JSON object",
@@ -735,6 +772,158 @@ test_states(void)
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
 	ok(system(cmd) == 0, "kept: cleaned up");
 	unsetenv("CC_STATE_DIR");
+}
+
+
+/* ---- the turn on fields against the turn on jv ---- */
+
+/*
+ * A tutoring script that reaches every branch of a turn: new problems,
+ * wrong and right answers, being stuck, asking for the answer, a problem
+ * left after trying, recitation, English, and points, streaks and
+ * achievements enough to unlock several.
+ */
+static const char *const script[] = {
+	"23+45は？", "67", "わからない", "68", "9*7は？", "63", "15-9は？",
+	"こたえおしえて", "5", "6", "56/8は？", "わからない", "71-38は？", "33",
+	"17/5は？", "3あまり2", "くしち ろくじゅうさん", "what is 4 + 4?",
+	"I don't know", "8", "100-37は？", "63", "80-45は？", "35", "2+3は？",
+	"5", "4+8は？", "12", "6+7は？", "13", "もういいや", "8+9は？", "17",
+	"ギブアップ", "こんにちは", "30-1は？", "29", "30-1は？", "28", "29",
+};
+#define NSCRIPT (sizeof script / sizeof script[0])
+#define NFS 3
+
+/* A jv turn as the stage's kept path does it: its "solved" to the recap. */
+static void
+jv_turn(jv *st, struct cc_coach_recap *r, const char *said, time_t now,
+    struct cc_buf *out, struct cc_buf *entries)
+{
+	struct cc_jw w;
+	jv solved;
+
+	cc_jw_init(&w, out);
+	cc_coach_turn(&data, said, strlen(said), "ja", st, now, r, &w);
+	solved = jv_object_get(jv_copy(*st), jv_string("solved"));
+	if (jv_get_kind(solved) == JV_KIND_ARRAY)
+		jv_array_foreach(solved, i, e) {
+			cc_json_put(entries, e);
+			cc_buf_add(entries, "\n", 1);
+			cc_coach_recap_add(r, e);
+			jv_free(e);
+		}
+	jv_free(solved);
+	*st = jv_object_delete(*st, jv_string("solved"));
+}
+
+static void
+test_fields(void)
+{
+	jv js[NFS], stored;
+	struct cc_coach_fields fs[NFS];
+	struct cc_coach_recap rj[NFS], rf[NFS];
+	struct cc_coach_done done = {0};
+	struct cc_buf a = {0}, b = {0}, ea = {0}, eb = {0};
+	struct cc_jw w;
+	time_t now = t0;
+	int turns = 0, same_out = 1, same_state = 1, same_entries = 1, first = -1;
+
+	memset(rj, 0, sizeof rj);
+	memset(rf, 0, sizeof rf);
+	for (int k = 0; k < NFS; k++) {
+		js[k] = jv_object();
+		cc_coach_fields_from_jv(&fs[k], js[k]);
+		rj[k].kept = rf[k].kept = 1;
+	}
+	for (int round = 0; round < 4; round++)
+		for (size_t i = 0; i < NSCRIPT; i++)
+			for (int k = 0; k < NFS; k++) {
+				const char *said = script[(i + (size_t)k * 7) % NSCRIPT];
+
+				/* now and then a pause long enough to start work again */
+				now += (i + (size_t)k) % 13 == 12 ? 700 : 31;
+				a.len = b.len = ea.len = eb.len = 0;
+				jv_turn(&js[k], &rj[k], said, now, &a, &ea);
+				cc_jw_init(&w, &b);
+				cc_coach_turn_fields(&data, said, strlen(said), "ja", &fs[k], now,
+				    &rf[k], &done, &w);
+				for (int d = 0; d < done.n; d++) {
+					jv e = parse(done.text.data + done.off[d]);
+
+					cc_buf_add(&eb, done.text.data + done.off[d],
+					    strlen(done.text.data + done.off[d]));
+					cc_buf_add(&eb, "\n", 1);
+					cc_coach_recap_add(&rf[k], e);
+					jv_free(e);
+				}
+				if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
+					same_out = 0;
+				if (ea.len != eb.len || (ea.len && memcmp(ea.data, eb.data, ea.len) != 0))
+					same_entries = 0;
+				a.len = b.len = 0;
+				cc_json_put(&a, js[k]);
+				cc_jw_init(&w, &b);
+				cc_coach_fields_write(&fs[k], &w);
+				if (a.len != b.len || memcmp(a.data, b.data, a.len) != 0)
+					same_state = 0;
+				if (!(same_out && same_state && same_entries) && first < 0)
+					first = turns;
+				turns++;
+			}
+	ok(same_out, "fields: %d turns in %d sessions, the same record member as on jv "
+	    "(first difference at turn %d)", turns, NFS, first);
+	ok(same_state, "fields: the same state text after every turn");
+	ok(same_entries, "fields: the same finished problems for the history");
+	a.len = 0;
+	cc_json_put(&a, js[0]);
+	is_str(a.data[0] ? strstr(a.data, "\"achievements\"") ? "has" : "none" : "", "has",
+	    "fields: the script unlocks achievements");
+
+	/* a stored state's own member order is kept, and a turn on it is the same */
+	jv_free(js[0]);
+	cc_coach_fields_release(&fs[0]);
+	js[0] = parse("{\"problem\":{\"expression\":\"2+3\",\"id\":\"math:2+3\","
+	    "\"subject\":\"math\",\"stumbles\":1,\"started_at\":\"2025-01-15T00:58:00Z\"},"
+	    "\"streak\":2,\"counts\":{\"math\":1},\"hint_level\":1,"
+	    "\"last_activity_at\":\"2025-01-15T00:59:00Z\"}");
+	is_int(cc_coach_fields_from_jv(&fs[0], js[0]), 0, "fields: a state in another order");
+	a.len = b.len = ea.len = eb.len = 0;
+	jv_turn(&js[0], &rj[0], "5", t0, &a, &ea);
+	cc_jw_init(&w, &b);
+	cc_coach_turn_fields(&data, "5", 1, "ja", &fs[0], t0, &rf[0], &done, &w);
+	ok(a.len == b.len && memcmp(a.data, b.data, a.len) == 0, "fields: its turn's member");
+	a.len = b.len = 0;
+	cc_json_put(&a, js[0]);
+	cc_jw_init(&w, &b);
+	cc_coach_fields_write(&fs[0], &w);
+	is_str(b.data, a.data, "fields: its state, in its order, the new members last");
+	cc_coach_fields_release(&fs[1]);
+	stored = parse("{\"total_points\":3,\"grade_level\":3}");
+	is_int(cc_coach_fields_from_jv(&fs[1], stored), -1,
+	    "fields: a member the coach does not write stays a jv");
+	jv_free(stored);
+	stored = parse("{\"total_points\":2.5}");
+	is_int(cc_coach_fields_from_jv(&fs[1], stored), -1, "fields: so does a fraction");
+	jv_free(stored);
+	stored = parse("{\"hint_level\":1,\"hint_level\":2}");
+	cc_coach_fields_from_jv(&fs[1], stored);
+	a.len = b.len = 0;
+	cc_json_put(&a, stored);
+	cc_jw_init(&w, &b);
+	cc_coach_fields_write(&fs[1], &w);
+	is_str(b.data, a.data, "fields: a member given twice is written once");
+	jv_free(stored);
+	for (int k = 0; k < NFS; k++) {
+		jv_free(js[k]);
+		cc_coach_fields_release(&fs[k]);
+		cc_coach_recap_release(&rj[k]);
+		cc_coach_recap_release(&rf[k]);
+	}
+	cc_buf_release(&a);
+	cc_buf_release(&b);
+	cc_buf_release(&ea);
+	cc_buf_release(&eb);
+	cc_buf_release(&done.text);
 }
 
 /* ---- the state helpers ---- */
@@ -1115,6 +1304,7 @@ main(void)
 	test_progress();
 	test_state();
 	test_states();
+	test_fields();
 	test_steps();
 	test_recap();
 	test_report();
