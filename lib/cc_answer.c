@@ -613,6 +613,9 @@ answer_opening(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 	 * closed?", which cc-event dates): whether that day is open */
 	if (date && how && strcmp(how, "closing-days") == 0)
 		how = "yes-no";
+	/* the closing days of a "period" of one day: is it closed that day */
+	if (date && how && strcmp(how, "closing-period") == 0)
+		how = "closed-q";
 	if (!date || !how || strlen(how) > 32 ||
 	    sscanf(date, "%d-%d-%d", &y, &m, &d) != 3)
 		goto out;
@@ -748,13 +751,16 @@ answer_closings(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 	const char *kind = is_obj ? str(opening, "kind", &keep) : NULL;
 	const char *from = is_obj ? str(opening, "from", &keep) : NULL;
 	int n = jv_get_kind(closed) == JV_KIND_ARRAY ? jv_array_length(jv_copy(closed)) : -1;
+	const char *to = is_obj ? str(opening, "to", &keep) : NULL;
 	int next = kind && strcmp(kind, "nextUpcoming") == 0, spans = 0, rc = -1;
+	int period = how && strcmp(how, "closing-period") == 0;
 	struct cc_buf days = {0}, range = {0};
 	char key[96], first[16] = "", last[16] = "", reason[512] = "";
 	const char *name, *and = cc_texts_get(ar->texts, "opening.and", lang, NULL);
 	int fy, fm, fd;
 
-	if (!how || strcmp(how, "closing-days") != 0 || n < 0 || !from ||
+	if (!how || (strcmp(how, "closing-days") != 0 && !period) || n < 0 || !from ||
+	    (period && (!to || next)) ||
 	    sscanf(from, "%d-%d-%d", &fy, &fm, &fd) != 3)
 		goto out;
 	for (int i = 0; i <= n; i++) {
@@ -827,18 +833,54 @@ answer_closings(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		cc_texts_fill(&range, tmpl ? tmpl : "", dv.vars);
 	}
 	{
+		/* {Range}: the range to begin a sentence ("In February, ...") */
+		char *cap = range.len ? strdup(range.data) : NULL;
+
+		if (cap && *cap >= 'a' && *cap <= 'z')
+			*cap -= 'a' - 'A';
 		struct cc_var v[] = {
 			{ "range", range.len ? range.data : "", range.len },
+			{ "Range", cap ? cap : "", 0 },
 			{ "place", name ? name : "", 0 },
 			{ "days", days.len ? days.data : "", days.len }, { 0 },
 		};
 
-		if (say(ar, a, !spans ? "closing.none" : next ? "closing.next" :
+		if (period) {
+			/*
+			 * a stay or a period: the rules, then its closings
+			 * (closing.rules, closing.period {from} {to} {days} or
+			 * closing.period_none)
+			 */
+			struct cc_buf f = {0}, t = {0};
+			const char *tail = cc_texts_get(ar->texts, spans ?
+			    "closing.period" : "closing.period_none", lang, NULL);
+
+			closing_date(ar, from, lang, &f);
+			closing_date(ar, to, lang, &t);
+			struct cc_var pv[] = {
+				{ "from", f.len ? f.data : "", f.len },
+				{ "to", t.len ? t.data : "", t.len },
+				{ "place", name ? name : "", 0 },
+				{ "days", days.len ? days.data : "", days.len }, { 0 },
+			};
+
+			if (tail && say(ar, a, "closing.rules", lang, v) == 0) {
+				if (a->text.len && (unsigned char)a->text.data[a->text.len - 1] < 0x80)
+					cc_buf_add(&a->text, " ", 1);	/* after "." */
+				cc_texts_fill(&a->text, tail, pv);
+				a->confidence = 0.9;
+				add_source(a, "calendar");
+				rc = 0;
+			}
+			cc_buf_release(&f);
+			cc_buf_release(&t);
+		} else if (say(ar, a, !spans ? "closing.none" : next ? "closing.next" :
 		    "closing.days", lang, v) == 0) {
 			a->confidence = 0.9;
 			add_source(a, "calendar");
 			rc = 0;
 		}
+		free(cap);
 	}
 out:
 	cc_buf_release(&days);

@@ -2088,6 +2088,13 @@ compose(struct reading *rd)
 				const struct tok *pv = &x->t[j - 1];
 				int glued = gap_is(x, pv->end, t->at, glue_words);
 
+				/* "Tuesday, March 4th", 火曜、3月4日: a weekday and its
+				 * date written apart by a comma are one day, not a list */
+				if (!glued && pv->type == T_WEEKDAY &&
+				    (t->type == T_DATE || t->type == T_MDAY) &&
+				    gap_is(x, pv->end, t->at, (const char *const[]){",",
+				    ",the", "\xe3\x80\x81", "\xef\xbc\x8c", NULL}))
+					glued = 1;
 				/* 今日から1週間, 明日から3日間: a duration from a day */
 				if (!glued && t->type == T_DUR && p.has_day &&
 				    gap_is(x, pv->end, t->at, (const char *const[]){"から",
