@@ -2297,6 +2297,22 @@ clause(const struct text *x, size_t at, size_t end, size_t *from, size_t *to)
 	*to = b;
 }
 
+/* The sentence of m ends with a question mark. */
+static int
+asked(const struct text *x, const struct mention *m)
+{
+	for (size_t i = m->end; i < x->n; i++) {
+		if (x->s[i] == '?' || starts(x->s, x->n, i, "\xef\xbc\x9f"))
+			return 1;
+		if (x->s[i] == '!' || x->s[i] == '\n' ||
+		    (x->s[i] == '.' && (i + 1 == x->n || x->s[i + 1] == ' ')) ||
+		    starts(x->s, x->n, i, "\xe3\x80\x82") ||
+		    starts(x->s, x->n, i, "\xef\xbc\x81"))
+			return 0;
+	}
+	return 0;
+}
+
 /* "busy today", 今日は忙しい: a day named as the one that does not suit. */
 static int
 unavailable(const struct text *x, const struct mention *m)
@@ -3087,6 +3103,20 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 			chosen = i;
 		}
 	}
+	/*
+	 * "Can I come on Thursday the 23rd? My train leaves on the 24th.",
+	 * 25日って開いてますか？26日には帰るので: a day in a sentence asked
+	 * (ending with a question mark) before one in a remark: the asked
+	 */
+	if (chosen >= 0 && !asked(&x, &rd.m[chosen]))
+		for (int i = chosen - 1; i >= 0; i--) {
+			const struct mention *m = &rd.m[i];
+
+			if (!m->negated && !m->context && !m->corrected && asked(&x, m)) {
+				chosen = i;
+				break;
+			}
+		}
 	if (chosen >= 0) {
 		struct mention *m = &rd.m[chosen];
 
