@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "cc_util.h"
@@ -1804,6 +1805,156 @@ sentences(const char *s)
 	return strstr(s, "。") || strstr(s, ". ") || (*s && s[strlen(s) - 1] == '.');
 }
 
+/*
+ * The weekdays a list item's label names, as bits (1 << 1 Monday ..
+ * 1 << 7 Sunday): 月〜木曜, 日曜・祝日, "Monday to Thursday", "Friday";
+ * a range word between two days fills the days between.  ja day
+ * characters count before 曜 or a range or list mark only, so 祝日 and
+ * 平日 name no Sunday.
+ */
+static unsigned
+label_days(const char *s, size_t n)
+{
+	static const char *const en[] = {"mon", "tue", "wed", "thu", "fri", "sat", "sun"};
+	static const char *const ja[] = {"\xe6\x9c\x88", "\xe7\x81\xab", "\xe6\xb0\xb4",
+	    "\xe6\x9c\xa8", "\xe9\x87\x91", "\xe5\x9c\x9f", "\xe6\x97\xa5"};
+	unsigned set = 0;
+	int prev = 0, range = 0;
+
+	for (size_t i = 0; i < n; ) {
+		int day = 0;
+		size_t step = 1;
+
+		for (int d = 0; d < 7 && !day; d++) {
+			if (i + 3 <= n && strncasecmp(s + i, en[d], 3) == 0 &&
+			    (i == 0 || !isalpha((unsigned char)s[i - 1])))
+				day = d + 1;
+			else if (i + 3 <= n && memcmp(s + i, ja[d], 3) == 0 &&
+			    i + 6 <= n && (memcmp(s + i + 3, "\xe6\x9b\x9c", 3) == 0 ||	/* 曜 */
+			    memcmp(s + i + 3, "\xe3\x80\x9c", 3) == 0 ||	/* 〜 */
+			    memcmp(s + i + 3, "\xef\xbd\x9e", 3) == 0 ||	/* ～ */
+			    memcmp(s + i + 3, "\xe3\x83\xbb", 3) == 0))	/* ・ */
+				day = d + 1, step = 3;
+		}
+		if (day) {
+			if (range && prev && day > prev)
+				for (int d = prev + 1; d < day; d++)
+					set |= 1u << d;
+			set |= 1u << day;
+			prev = day;
+			range = 0;
+			while (step < n - i && isalpha((unsigned char)s[i + step]))
+				step++;
+		} else if ((i + 3 <= n && (memcmp(s + i, "\xe3\x80\x9c", 3) == 0 ||
+		    memcmp(s + i, "\xef\xbd\x9e", 3) == 0 || memcmp(s + i, "\xe2\x80\x93", 3) == 0)) ||
+		    (i + 4 <= n && strncasecmp(s + i, " to ", 4) == 0) ||
+		    (i + 9 <= n && strncasecmp(s + i, " through ", 9) == 0) || s[i] == '-') {
+			range = prev != 0;
+		}
+		i += step;
+	}
+	return set;
+}
+
+/*
+ * The weekdays a question asks about, as label_days() bits, or 0: the
+ * days of the range cc-event read when it is shorter than a week (月曜
+ * から木曜, "on Fridays", 土日), else weekdays or the weekend by name
+ * (平日, "on weekdays", 週末).
+ */
+static unsigned
+asked_days(jv events, const char *query, size_t qlen)
+{
+	jv keep = jv_array(), opening = member(events, "opening");
+	const char *from = NULL, *to = NULL;
+	unsigned set = 0;
+	int y, m, d, y2, m2, d2;
+
+	if (jv_get_kind(opening) == JV_KIND_OBJECT) {
+		from = str(opening, "from", &keep);
+		to = str(opening, "to", &keep);
+		if (!from)
+			from = to = str(opening, "date", &keep);
+	}
+	if (from && to && sscanf(from, "%d-%d-%d", &y, &m, &d) == 3 &&
+	    sscanf(to, "%d-%d-%d", &y2, &m2, &d2) == 3) {
+		struct cc_date f = { y, m, d }, t = { y2, m2, d2 };
+		int n = cc_date_diff(f, t);
+
+		for (int i = 0; n >= 0 && n < 6 && i <= n; i++)
+			set |= 1u << cc_date_weekday(cc_date_add(f, i));
+	}
+	if (!set) {
+		char *q = cc_xmalloc(qlen + 1);
+
+		for (size_t i = 0; i < qlen; i++)
+			q[i] = (char)tolower((unsigned char)query[i]);
+		q[qlen] = '\0';
+		if (strstr(q, "weekend") || strstr(q, "\xe9\x80\xb1\xe6\x9c\xab") ||	/* 週末 */
+		    strstr(q, "\xe5\x9c\x9f\xe6\x97\xa5"))	/* 土日 */
+			set = 1u << 6 | 1u << 7;
+		else if (strstr(q, "weekday") || strstr(q, "\xe5\xb9\xb3\xe6\x97\xa5"))	/* 平日 */
+			set = 0x3eu;
+		free(q);
+	}
+	jv_free(opening);
+	jv_free(keep);
+	return set;
+}
+
+/*
+ * A list of hours by day ("- 月〜木曜: ..."): the items of the days
+ * asked only, or NULL when the question names no day, an item names
+ * none, or every item is asked.  The lines before the first item stay.
+ */
+static char *
+items_of_days(const char *content, unsigned asked)
+{
+	struct cc_buf out = {0};
+	const char *p = content;
+	int items = 0, kept = 0;
+
+	if (!asked)
+		return NULL;
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		int item = n > 2 && p[0] == '-' && p[1] == ' ';
+
+		if (item) {
+			size_t ln = strcspn(p, ":\n");
+			const char *fw = strstr(p, "\xef\xbc\x9a");	/* ： */
+			unsigned days;
+
+			if (fw && (size_t)(fw - p) < ln)
+				ln = (size_t)(fw - p);
+			days = label_days(p, ln);
+			if (!days) {
+				cc_buf_release(&out);
+				return NULL;
+			}
+			items++;
+			if (days & asked) {
+				kept++;
+				cc_buf_add(&out, p, n);
+				cc_buf_add(&out, "\n", 1);
+			}
+		} else if (!items) {
+			cc_buf_add(&out, p, n);
+			cc_buf_add(&out, "\n", 1);
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+	if (!kept || kept == items) {
+		cc_buf_release(&out);
+		return NULL;
+	}
+	while (out.len && out.data[out.len - 1] == '\n')
+		out.data[--out.len] = '\0';
+	return out.data;
+}
+
 static void
 answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
     const struct passages *ps, jv events, const char *query, size_t qlen,
@@ -1843,6 +1994,11 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 			{ "title", title ? title : "", 0 }, { 0 },
 		};
 
+		char *some = content && !sentences(content) ?
+		    items_of_days(content, asked_days(events, query, qlen)) : NULL;
+
+		if (some)
+			vars[0].value = content = some;
 		if (content && !sentences(content)) {
 			/* the lead line names it: drop the list's own heading */
 			size_t tl = title ? strlen(title) : 0;
@@ -1853,6 +2009,7 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		} else {
 			say(ar, a, "found", lang, vars);
 		}
+		free(some);
 		a->confidence = p == 0 ? 0.9 : 0.8;
 		add_source(a, "knowledge_base");
 		if (id)
