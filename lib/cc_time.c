@@ -918,6 +918,21 @@ skip_weekday_note(const struct text *x, size_t j)
 	return j;
 }
 
+/* The ISO weekday a note in brackets at x->s[j] names (（火）, (Tue)), or 0. */
+static int
+note_weekday(const struct text *x, size_t j)
+{
+	static const char *const ja[] = {"月", "火", "水", "木", "金", "土", "日"};
+	static const char *const en[] = {"mon", "tue", "wed", "thu", "fri", "sat", "sun"};
+
+	if (j >= x->n || x->s[j] != '(')
+		return 0;
+	for (int d = 0; d < 7; d++)
+		if (starts(x->s, x->n, j + 1, ja[d]) || starts(x->s, x->n, j + 1, en[d]))
+			return d + 1;
+	return 0;
+}
+
 /*
  * A day of the month in kanji numerals (二十日, 十四日, 一日のイベント)
  * and not a count of days (一日だけ, 三日で, 一日中, 毎日, あと三日ある):
@@ -1054,8 +1069,10 @@ lex_number(struct text *x, size_t i)
 			return k - i;
 		}
 		if (n >= 1 && n <= 31 && (!kanji || kanji_mday(x, i, k))) {
+			int wd = note_weekday(x, k);	/* 25日（火）: b, its weekday */
+
 			k = skip_weekday_note(x, k);
-			add_tok(x, T_MDAY, n, 0, 0, i, k);
+			add_tok(x, T_MDAY, n, wd, 0, i, k);
 			return k - i;
 		}
 		return k - i;
@@ -1507,7 +1524,7 @@ struct phrase {
 	int has_weekday, weekday, weekday_week;
 	int has_monthrel, monthrel, monthrel_generic;
 	int has_month, month, month_year;
-	int has_mday, mday, mday_ordinal, nth;
+	int has_mday, mday, mday_ordinal, nth, mday_weekday;
 	int has_date, date_m, date_d, date_y;
 	int has_year, year, has_yearrel, yearrel;
 	int has_monthpart, monthpart, monthpart_rel;
@@ -1680,6 +1697,24 @@ resolve(const struct reading *rd, const struct phrase *p, struct mention *m)
 			f = mday_near(t, p->mday);
 			if (!f.year)
 				return 0;
+			/*
+			 * "Tuesday the 25th" with the 25th a Saturday this
+			 * month: the next month in the coming year whose 25th
+			 * is a Tuesday; none, the day as said
+			 */
+			int want = p->has_weekday ? p->weekday : p->mday_weekday;
+
+			if (want >= 1 && want <= 7 && cc_date_weekday(f) != want)
+				for (int off = 1; off <= 12; off++) {
+					struct cc_date ms = month_start(f, off);
+					struct cc_date g = { ms.year, ms.month, p->mday };
+
+					if (p->mday <= cc_days_in_month(ms.year, ms.month) &&
+					    cc_date_weekday(g) == want) {
+						f = g;
+						break;
+					}
+				}
 			m->bare = 2;
 		}
 		set_days(m, f, f, "date");
@@ -1963,6 +1998,7 @@ absorb(struct phrase *p, const struct tok *t)
 		p->has_mday = 1;
 		p->mday = t->a;
 		p->mday_ordinal = t->c;
+		p->mday_weekday = t->b;
 		return 1;
 	case T_QUAL:
 		if (p->qual || p->has_weekday || p->has_weekend || p->has_month)
