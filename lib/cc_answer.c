@@ -757,6 +757,7 @@ answer_closings(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 	int period = how && strcmp(how, "closing-period") == 0;
 	struct cc_buf days = {0}, range = {0};
 	char key[96], first[16] = "", last[16] = "", reason[512] = "";
+	size_t lastsep = 0;	/* where the separator before the last span is */
 	const char *name, *and = cc_texts_get(ar->texts, "opening.and", lang, NULL);
 	int fy, fm, fd;
 
@@ -803,8 +804,10 @@ answer_closings(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 						{ "reason", reason, 0 }, { 0 },
 					};
 
-					if (spans++)
+					if (spans++) {
+						lastsep = days.len;
 						cc_buf_add(&days, and ? and : ", ", strlen(and ? and : ", "));
+					}
 					cc_texts_fill(&days, cc_texts_get(ar->texts, one ?
 					    "closing.day" : "closing.span", lang, NULL), v);
 				}
@@ -819,6 +822,26 @@ answer_closings(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		}
 		cc_buf_release(&why);
 		jv_free(it);
+	}
+	/* "A, B and C": the last span joined by the text closing.last {rest} {last} */
+	if (spans >= 2 && (name = cc_texts_get(ar->texts, "closing.last", lang, NULL))) {
+		struct cc_buf j = {0};
+		size_t sep = strlen(and ? and : ", ");
+		char *rest = cc_xmalloc(lastsep + 1);
+
+		memcpy(rest, days.data, lastsep);
+		rest[lastsep] = '\0';
+		{
+			struct cc_var v[] = {
+				{ "rest", rest, lastsep },
+				{ "last", days.data + lastsep + sep, days.len - lastsep - sep }, { 0 },
+			};
+
+			cc_texts_fill(&j, name, v);
+		}
+		free(rest);
+		cc_buf_release(&days);
+		days = j;
 	}
 	snprintf(key, sizeof key, "place.%s", category);
 	name = cc_texts_get(ar->texts, key, lang, NULL);
@@ -1815,7 +1838,8 @@ sentences(const char *s)
 static unsigned
 label_days(const char *s, size_t n)
 {
-	static const char *const en[] = {"mon", "tue", "wed", "thu", "fri", "sat", "sun"};
+	static const char *const en[] = {"monday", "tuesday", "wednesday", "thursday",
+	    "friday", "saturday", "sunday"};
 	static const char *const ja[] = {"\xe6\x9c\x88", "\xe7\x81\xab", "\xe6\xb0\xb4",
 	    "\xe6\x9c\xa8", "\xe9\x87\x91", "\xe5\x9c\x9f", "\xe6\x97\xa5"};
 	unsigned set = 0;
@@ -1825,17 +1849,29 @@ label_days(const char *s, size_t n)
 		int day = 0;
 		size_t step = 1;
 
-		for (int d = 0; d < 7 && !day; d++) {
-			if (i + 3 <= n && strncasecmp(s + i, en[d], 3) == 0 &&
-			    (i == 0 || !isalpha((unsigned char)s[i - 1])))
+		size_t w = 0;
+
+		/* an English word: a day's name, its plural or abbreviation
+		 * (Mon, Tues, Thurs.), not "month" or "sunny" */
+		if (isalpha((unsigned char)s[i]) && (i == 0 || !isalpha((unsigned char)s[i - 1])))
+			while (i + w < n && isalpha((unsigned char)s[i + w]))
+				w++;
+		for (int d = 0; d < 7 && !day && w >= 3; d++) {
+			size_t full = strlen(en[d]);
+
+			if ((w >= full && strncasecmp(s + i, en[d], full) == 0) ||
+			    (w <= 5 && w < full - 2 && strncasecmp(s + i, en[d], w) == 0))
 				day = d + 1;
-			else if (i + 3 <= n && memcmp(s + i, ja[d], 3) == 0 &&
-			    i + 6 <= n && (memcmp(s + i + 3, "\xe6\x9b\x9c", 3) == 0 ||	/* 曜 */
+		}
+		for (int d = 0; d < 7 && !day; d++)
+			if (i + 3 <= n && memcmp(s + i, ja[d], 3) == 0 &&
+			    ((i + 6 <= n && (memcmp(s + i + 3, "\xe6\x9b\x9c", 3) == 0 ||	/* 曜 */
 			    memcmp(s + i + 3, "\xe3\x80\x9c", 3) == 0 ||	/* 〜 */
 			    memcmp(s + i + 3, "\xef\xbd\x9e", 3) == 0 ||	/* ～ */
-			    memcmp(s + i + 3, "\xe3\x83\xbb", 3) == 0))	/* ・ */
+			    memcmp(s + i + 3, "\xe3\x83\xbb", 3) == 0)) ||	/* ・ */
+			    (i >= 3 && (memcmp(s + i - 3, "\xe3\x80\x9c", 3) == 0 ||
+			    memcmp(s + i - 3, "\xef\xbd\x9e", 3) == 0))))	/* 〜木 */
 				day = d + 1, step = 3;
-		}
 		if (day) {
 			if (range && prev && day > prev)
 				for (int d = prev + 1; d < day; d++)
@@ -1843,8 +1879,8 @@ label_days(const char *s, size_t n)
 			set |= 1u << day;
 			prev = day;
 			range = 0;
-			while (step < n - i && isalpha((unsigned char)s[i + step]))
-				step++;
+			if (w)
+				step = w;
 		} else if ((i + 3 <= n && (memcmp(s + i, "\xe3\x80\x9c", 3) == 0 ||
 		    memcmp(s + i, "\xef\xbd\x9e", 3) == 0 || memcmp(s + i, "\xe2\x80\x93", 3) == 0)) ||
 		    (i + 4 <= n && strncasecmp(s + i, " to ", 4) == 0) ||
@@ -1895,6 +1931,8 @@ asked_days(jv events, const char *query, size_t qlen)
 			set = 1u << 6 | 1u << 7;
 		else if (strstr(q, "weekday") || strstr(q, "\xe5\xb9\xb3\xe6\x97\xa5"))	/* 平日 */
 			set = 0x3eu;
+		else	/* days as a label says them: 月〜木, "Mon-Thu" */
+			set = label_days(q, qlen);
 		free(q);
 	}
 	jv_free(opening);

@@ -1230,6 +1230,19 @@ weekday_kanji(const struct text *x, size_t i)
 				if (starts(x->s, x->n, at + 3, k[e]))
 					return d + 1;
 		}
+		/* 月〜木曜, 月～金 (the wave folded to ー after a kanji): the
+		 * first day of a range of weekdays, and the day after it */
+		for (int w = 0; w < 2; w++) {
+			const char *wave = w ? "~" : "\xe3\x83\xbc";
+			size_t wl = strlen(wave);
+
+			for (int e = 0; e < 7; e++)
+				if ((starts(x->s, x->n, at, wave) &&
+				    starts(x->s, x->n, at + wl, k[e])) ||
+				    (i >= wl + 3 && starts(x->s, x->n, i - wl, wave) &&
+				    starts(x->s, x->n, i - wl - 3, k[e])))
+					return d + 1;
+		}
 		if (i >= 6 && starts(x->s, x->n, i - 3, dot))
 			for (int e = 0; e < 7; e++)
 				if (starts(x->s, x->n, i - 6, k[e]))
@@ -2151,7 +2164,9 @@ compose(struct reading *rd)
 				    t->type == T_MDAY || t->type == T_DAY) &&
 				    gap_is(x, pv->end, t->at, (const char *const[]){"from",
 				    "fromthe", "starting", "startingfrom", "startingon",
-				    "beginning", "beginningon", "from,", NULL}))
+				    "startingthe", "startingonthe", "startingfromthe",
+				    "beginning", "beginningon", "beginningthe",
+				    "beginningonthe", "from,", NULL}))
 					glued = 1;
 				/* 今日から3日後, 明日から5日後: a day counted from a day */
 				if (!glued && t->type == T_AFTER && p.has_day && !p.has_after &&
