@@ -1528,7 +1528,7 @@ gap_is(const struct text *x, size_t from, size_t to, const char *const *words)
 }
 
 static const char *const glue_words[] = {"", "の", "'s", "\xe2\x80\x99s", "of",
-	"ofthe", "on", "onthe", "at", "the", "に", "(", NULL};
+	"ofthe", "on", "onthe", "at", "the", "に", "(", "(the", NULL};
 
 struct phrase {
 	int has_day, day, part;
@@ -3184,6 +3184,15 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 			m->kind = "range";
 			m->part = P_NONE;
 			m->weekday = m->days = m->month = 0;
+		}
+		/* "the week of the 20th", 20日の週: Monday to Sunday around it */
+		if (strcmp(m->kind, "date") == 0 &&
+		    (preceded_by(&x, m->at, "week of") || preceded_by(&x, m->at, "week of the") ||
+		    followed_by(&x, m->end, "の週"))) {
+			m->first = cc_date_add(m->first, 1 - cc_date_weekday(m->first));
+			m->last = cc_date_add(m->first, 6);
+			m->kind = "range";
+			m->part = P_NONE;
 		}
 		r->kind = m->kind;
 		r->first = m->first;
