@@ -1993,6 +1993,199 @@ items_of_days(const char *content, unsigned asked)
 	return out.data;
 }
 
+/* How many stations a passage names: "Station"/"station" words and 駅. */
+static int
+stations_in(const char *s)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, "\xe9\xa7\x85")); p += 3)	/* 駅 */
+		n++;
+	for (const char *p = s; *p; p++)
+		if ((*p == 'S' || *p == 's') && strncmp(p + 1, "tation", 6) == 0 &&
+		    (p == s || !isalpha((unsigned char)p[-1])))
+			n++;
+	return n;
+}
+
+/*
+ * The terms of s that name a place, into t[] (at most max, each at most
+ * 31 bytes, lower case): two capitalised words in a row (Tenjin Station,
+ * Nishitetsu Fukuoka; "(Tenjin)" is none) and each capitalised word, and
+ * each pair of non-ASCII characters other than punctuation (天神, 神駅).
+ */
+static int
+place_terms(const char *s, char t[][32], int max, int capital)
+{
+	int n = 0;
+	const char *prev = NULL;
+	size_t prevlen = 0;
+
+	for (const char *p = s; *p && n < max; ) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c < 0x80) {
+			size_t w = 0;
+
+			while (isalnum((unsigned char)p[w]))
+				w++;
+			const char *b = p;
+
+			while (b > s && b[-1] == ' ')
+				b--;
+			/* a capital after a full stop is a sentence's, no name */
+			if (w && (p == s || !isalnum((unsigned char)p[-1])) &&
+			    (!capital || (isupper(c) && b > s && b[-1] != '.')) && w < 31) {
+				if (prev && prevlen + 1 + w < 31 && n < max) {
+					snprintf(t[n], 32, "%.*s %.*s", (int)prevlen, prev, (int)w, p);
+					n++;
+				}
+				if (n < max) {
+					snprintf(t[n], 32, "%.*s", (int)w, p);
+					n++;
+				}
+				prev = p;
+				prevlen = w;
+				p += w;
+				continue;
+			}
+			if (c != ' ')
+				prev = NULL;
+			p += w ? w : 1;
+			continue;
+		}
+		prev = NULL;
+		{
+			size_t l1 = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+			unsigned char d = (unsigned char)p[l1];
+			size_t l2 = d >= 0xF0 ? 4 : d >= 0xE0 ? 3 : 2;
+
+			/* punctuation and brackets (U+3000-303F, U+FF00-FF0F...) end a pair */
+			if (d >= 0x80 && !(c == 0xE3 && (unsigned char)p[1] == 0x80) &&
+			    !(d == 0xE3 && (unsigned char)p[l1 + 1] == 0x80) &&
+			    !(c == 0xEF && (unsigned char)p[1] == 0xBC) &&
+			    !(d == 0xEF && (unsigned char)p[l1 + 1] == 0xBC) && l1 + l2 < 31) {
+				memcpy(t[n], p, l1 + l2);
+				t[n][l1 + l2] = '\0';
+				n++;
+			}
+			p += l1;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		for (char *q = t[i]; *q; q++)
+			*q = (char)tolower((unsigned char)*q);
+	return n;
+}
+
+/* The question (lower case) asks where the place is, beside the way. */
+static int
+asks_where(const char *q)
+{
+	static const char *const w[] = {"address", "where", "location",
+	    "\xe4\xbd\x8f\xe6\x89\x80" /* 住所 */,
+	    "\xe5\xa0\xb4\xe6\x89\x80" /* 場所 */, "\xe3\x81\xa9\xe3\x81\x93" /* どこ */,
+	    "\xe6\x89\x80\xe5\x9c\xa8" /* 所在 */, NULL};
+
+	for (int i = 0; w[i]; i++)
+		if (strstr(q, w[i]))
+			return 1;
+	return 0;
+}
+
+/* w in s, and when w is ASCII, as whole words ("line", not "online"). */
+static int
+word_in(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = s; (p = strstr(p, w)); p++)
+		if ((unsigned char)*w >= 0x80 ||
+		    ((p == s || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[n])))
+			return 1;
+	return 0;
+}
+
+/*
+ * "how long from Nishitetsu Tenjin?", 地下鉄天神駅から何分？: of the
+ * passages that name one station each, the one whose own place terms
+ * (those no other such passage has) the question names most, when one
+ * names strictly more than the others; else p.
+ */
+static int
+station_named(const struct passages *ps, int p, const char *lang,
+    const char *category, const char *query, size_t qlen)
+{
+	enum { MAXC = 6, MAXT = 48 };
+	char (*t)[MAXT][32] = cc_xmalloc(MAXC * sizeof *t), *q = cc_xmalloc(qlen + 1);
+	int cand[MAXC], nt[MAXC], nc = 0, best = -1, bestn = 0, tie = 0;
+	jv keep = jv_array();
+	const char *pc = p >= 0 ? pstr(ps, p, P_CONTENT, &keep) : NULL;
+
+	if (!pc || !stations_in(pc))
+		goto out;
+	for (size_t i = 0; i < qlen; i++)
+		q[i] = (char)tolower((unsigned char)query[i]);
+	q[qlen] = '\0';
+	/*
+	 * a passage that also says something else (the address) stays when
+	 * the question asks where as well (住所と天神駅から何分か)
+	 */
+	for (const char *b = pc, *e; *b && asks_where(q); b = e) {
+		const char *j = strstr(b, "\xe3\x80\x82"), *d = strstr(b, ". ");
+		char *one;
+
+		e = j && (!d || j < d) ? j + 3 : d ? d + 2 : b + strlen(b);
+		one = cc_xmalloc((size_t)(e - b) + 1);
+		memcpy(one, b, (size_t)(e - b));
+		one[e - b] = '\0';
+		if (!stations_in(one)) {
+			free(one);
+			goto out;
+		}
+		free(one);
+	}
+	for (int i = 0; i < ps->n && nc < MAXC; i++) {
+		const char *l = pstr(ps, i, P_LANGUAGE, &keep);
+		const char *c = pstr(ps, i, P_CATEGORY, &keep);
+		const char *content = pstr(ps, i, P_CONTENT, &keep);
+
+		if (l && strcmp(l, lang) == 0 && c && category && strcmp(c, category) == 0 &&
+		    content && stations_in(content) == 1) {
+			cand[nc] = i;
+			nt[nc] = place_terms(content, t[nc], MAXT, strcmp(lang, "en") == 0);
+			nc++;
+		}
+	}
+	for (int k = 0; k < nc; k++) {
+		int hits = 0;
+
+		for (int i = 0; i < nt[k]; i++) {
+			int other = 0;
+
+			for (int o = 0; o < nc && !other; o++)
+				for (int j = 0; o != k && j < nt[o] && !other; j++)
+					other = strcmp(t[k][i], t[o][j]) == 0;
+			if (!other && word_in(q, t[k][i]))
+				hits++;
+		}
+		if (hits > bestn) {
+			best = cand[k];
+			bestn = hits;
+			tie = 0;
+		} else if (hits && hits == bestn) {
+			tie = 1;
+		}
+	}
+	if (best >= 0 && !tie)
+		p = best;
+out:
+	free(t);
+	free(q);
+	jv_free(keep);
+	return p;
+}
+
 static void
 answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
     const struct passages *ps, jv events, const char *query, size_t qlen,
@@ -2018,6 +2211,9 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		return;
 	}
 	p = pick_passage(ar, ps, lang, category);
+	if (p >= 0 && rstr(route, "request_type") &&
+	    strcmp(rstr(route, "request_type"), "location") == 0)
+		p = station_named(ps, p, lang, category, query, qlen);
 	if (answer_cell(ar, a, ps, category, query, qlen, lang, p) == 0) {
 		jv_free(keep);
 		return;
