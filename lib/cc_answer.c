@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 
 #include "cc_util.h"
@@ -614,6 +615,9 @@ answer_opening(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 	 * closed?", which cc-event dates): whether that day is open */
 	if (date && how && strcmp(how, "closing-days") == 0)
 		how = "yes-no";
+	/* the closing days of a "period" of one day: is it closed that day */
+	if (date && how && strcmp(how, "closing-period") == 0)
+		how = "closed-q";
 	if (!date || !how || strlen(how) > 32 ||
 	    sscanf(date, "%d-%d-%d", &y, &m, &d) != 3)
 		goto out;
@@ -749,13 +753,17 @@ answer_closings(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 	const char *kind = is_obj ? str(opening, "kind", &keep) : NULL;
 	const char *from = is_obj ? str(opening, "from", &keep) : NULL;
 	int n = jv_get_kind(closed) == JV_KIND_ARRAY ? jv_array_length(jv_copy(closed)) : -1;
+	const char *to = is_obj ? str(opening, "to", &keep) : NULL;
 	int next = kind && strcmp(kind, "nextUpcoming") == 0, spans = 0, rc = -1;
+	int period = how && strcmp(how, "closing-period") == 0;
 	struct cc_buf days = {0}, range = {0};
 	char key[96], first[16] = "", last[16] = "", reason[512] = "";
+	size_t lastsep = 0;	/* where the separator before the last span is */
 	const char *name, *and = cc_texts_get(ar->texts, "opening.and", lang, NULL);
 	int fy, fm, fd;
 
-	if (!how || strcmp(how, "closing-days") != 0 || n < 0 || !from ||
+	if (!how || (strcmp(how, "closing-days") != 0 && !period) || n < 0 || !from ||
+	    (period && (!to || next)) ||
 	    sscanf(from, "%d-%d-%d", &fy, &fm, &fd) != 3)
 		goto out;
 	for (int i = 0; i <= n; i++) {
@@ -797,8 +805,10 @@ answer_closings(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 						{ "reason", reason, 0 }, { 0 },
 					};
 
-					if (spans++)
+					if (spans++) {
+						lastsep = days.len;
 						cc_buf_add(&days, and ? and : ", ", strlen(and ? and : ", "));
+					}
 					cc_texts_fill(&days, cc_texts_get(ar->texts, one ?
 					    "closing.day" : "closing.span", lang, NULL), v);
 				}
@@ -814,6 +824,26 @@ answer_closings(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		cc_buf_release(&why);
 		jv_free(it);
 	}
+	/* "A, B and C": the last span joined by the text closing.last {rest} {last} */
+	if (spans >= 2 && (name = cc_texts_get(ar->texts, "closing.last", lang, NULL))) {
+		struct cc_buf j = {0};
+		size_t sep = strlen(and ? and : ", ");
+		char *rest = cc_xmalloc(lastsep + 1);
+
+		memcpy(rest, days.data, lastsep);
+		rest[lastsep] = '\0';
+		{
+			struct cc_var v[] = {
+				{ "rest", rest, lastsep },
+				{ "last", days.data + lastsep + sep, days.len - lastsep - sep }, { 0 },
+			};
+
+			cc_texts_fill(&j, name, v);
+		}
+		free(rest);
+		cc_buf_release(&days);
+		days = j;
+	}
 	snprintf(key, sizeof key, "place.%s", category);
 	name = cc_texts_get(ar->texts, key, lang, NULL);
 	{
@@ -828,18 +858,54 @@ answer_closings(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		cc_texts_fill(&range, tmpl ? tmpl : "", dv.vars);
 	}
 	{
+		/* {Range}: the range to begin a sentence ("In February, ...") */
+		char *cap = range.len ? strdup(range.data) : NULL;
+
+		if (cap && *cap >= 'a' && *cap <= 'z')
+			*cap -= 'a' - 'A';
 		struct cc_var v[] = {
 			{ "range", range.len ? range.data : "", range.len },
+			{ "Range", cap ? cap : "", 0 },
 			{ "place", name ? name : "", 0 },
 			{ "days", days.len ? days.data : "", days.len }, { 0 },
 		};
 
-		if (say(ar, a, !spans ? "closing.none" : next ? "closing.next" :
+		if (period) {
+			/*
+			 * a stay or a period: the rules, then its closings
+			 * (closing.rules, closing.period {from} {to} {days} or
+			 * closing.period_none)
+			 */
+			struct cc_buf f = {0}, t = {0};
+			const char *tail = cc_texts_get(ar->texts, spans ?
+			    "closing.period" : "closing.period_none", lang, NULL);
+
+			closing_date(ar, from, lang, &f);
+			closing_date(ar, to, lang, &t);
+			struct cc_var pv[] = {
+				{ "from", f.len ? f.data : "", f.len },
+				{ "to", t.len ? t.data : "", t.len },
+				{ "place", name ? name : "", 0 },
+				{ "days", days.len ? days.data : "", days.len }, { 0 },
+			};
+
+			if (tail && say(ar, a, "closing.rules", lang, v) == 0) {
+				if (a->text.len && (unsigned char)a->text.data[a->text.len - 1] < 0x80)
+					cc_buf_add(&a->text, " ", 1);	/* after "." */
+				cc_texts_fill(&a->text, tail, pv);
+				a->confidence = 0.9;
+				add_source(a, "calendar");
+				rc = 0;
+			}
+			cc_buf_release(&f);
+			cc_buf_release(&t);
+		} else if (say(ar, a, !spans ? "closing.none" : next ? "closing.next" :
 		    "closing.days", lang, v) == 0) {
 			a->confidence = 0.9;
 			add_source(a, "calendar");
 			rc = 0;
 		}
+		free(cap);
 	}
 out:
 	cc_buf_release(&days);
@@ -1763,6 +1829,364 @@ sentences(const char *s)
 	return strstr(s, "。") || strstr(s, ". ") || (*s && s[strlen(s) - 1] == '.');
 }
 
+/*
+ * The weekdays a list item's label names, as bits (1 << 1 Monday ..
+ * 1 << 7 Sunday): 月〜木曜, 日曜・祝日, "Monday to Thursday", "Friday";
+ * a range word between two days fills the days between.  ja day
+ * characters count before 曜 or a range or list mark only, so 祝日 and
+ * 平日 name no Sunday.
+ */
+static unsigned
+label_days(const char *s, size_t n)
+{
+	static const char *const en[] = {"monday", "tuesday", "wednesday", "thursday",
+	    "friday", "saturday", "sunday"};
+	static const char *const ja[] = {"\xe6\x9c\x88", "\xe7\x81\xab", "\xe6\xb0\xb4",
+	    "\xe6\x9c\xa8", "\xe9\x87\x91", "\xe5\x9c\x9f", "\xe6\x97\xa5"};
+	unsigned set = 0;
+	int prev = 0, range = 0;
+
+	for (size_t i = 0; i < n; ) {
+		int day = 0;
+		size_t step = 1;
+
+		size_t w = 0;
+
+		/* an English word: a day's name, its plural or abbreviation
+		 * (Mon, Tues, Thurs.), not "month" or "sunny" */
+		if (isalpha((unsigned char)s[i]) && (i == 0 || !isalpha((unsigned char)s[i - 1])))
+			while (i + w < n && isalpha((unsigned char)s[i + w]))
+				w++;
+		for (int d = 0; d < 7 && !day && w >= 3; d++) {
+			size_t full = strlen(en[d]);
+
+			if ((w >= full && strncasecmp(s + i, en[d], full) == 0) ||
+			    (w <= 5 && w < full - 2 && strncasecmp(s + i, en[d], w) == 0))
+				day = d + 1;
+		}
+		for (int d = 0; d < 7 && !day; d++)
+			if (i + 3 <= n && memcmp(s + i, ja[d], 3) == 0 &&
+			    ((i + 6 <= n && (memcmp(s + i + 3, "\xe6\x9b\x9c", 3) == 0 ||	/* 曜 */
+			    memcmp(s + i + 3, "\xe3\x80\x9c", 3) == 0 ||	/* 〜 */
+			    memcmp(s + i + 3, "\xef\xbd\x9e", 3) == 0 ||	/* ～ */
+			    memcmp(s + i + 3, "\xe3\x83\xbb", 3) == 0)) ||	/* ・ */
+			    (i >= 3 && (memcmp(s + i - 3, "\xe3\x80\x9c", 3) == 0 ||
+			    memcmp(s + i - 3, "\xef\xbd\x9e", 3) == 0))))	/* 〜木 */
+				day = d + 1, step = 3;
+		if (day) {
+			if (range && prev && day > prev)
+				for (int d = prev + 1; d < day; d++)
+					set |= 1u << d;
+			set |= 1u << day;
+			prev = day;
+			range = 0;
+			if (w)
+				step = w;
+		} else if ((i + 3 <= n && (memcmp(s + i, "\xe3\x80\x9c", 3) == 0 ||
+		    memcmp(s + i, "\xef\xbd\x9e", 3) == 0 || memcmp(s + i, "\xe2\x80\x93", 3) == 0)) ||
+		    (i + 4 <= n && strncasecmp(s + i, " to ", 4) == 0) ||
+		    (i + 9 <= n && strncasecmp(s + i, " through ", 9) == 0) || s[i] == '-') {
+			range = prev != 0;
+		}
+		i += step;
+	}
+	return set;
+}
+
+/*
+ * The weekdays a question asks about, as label_days() bits, or 0: the
+ * days of the range cc-event read when it is shorter than a week (月曜
+ * から木曜, "on Fridays", 土日), else weekdays or the weekend by name
+ * (平日, "on weekdays", 週末).
+ */
+static unsigned
+asked_days(jv events, const char *query, size_t qlen)
+{
+	jv keep = jv_array(), opening = member(events, "opening");
+	const char *from = NULL, *to = NULL;
+	unsigned set = 0;
+	int y, m, d, y2, m2, d2;
+
+	if (jv_get_kind(opening) == JV_KIND_OBJECT) {
+		from = str(opening, "from", &keep);
+		to = str(opening, "to", &keep);
+		if (!from)
+			from = to = str(opening, "date", &keep);
+	}
+	if (from && to && sscanf(from, "%d-%d-%d", &y, &m, &d) == 3 &&
+	    sscanf(to, "%d-%d-%d", &y2, &m2, &d2) == 3) {
+		struct cc_date f = { y, m, d }, t = { y2, m2, d2 };
+		int n = cc_date_diff(f, t);
+
+		for (int i = 0; n >= 0 && n < 6 && i <= n; i++)
+			set |= 1u << cc_date_weekday(cc_date_add(f, i));
+	}
+	if (!set) {
+		char *q = cc_xmalloc(qlen + 1);
+
+		for (size_t i = 0; i < qlen; i++)
+			q[i] = (char)tolower((unsigned char)query[i]);
+		q[qlen] = '\0';
+		if (strstr(q, "weekend") || strstr(q, "\xe9\x80\xb1\xe6\x9c\xab") ||	/* 週末 */
+		    strstr(q, "\xe5\x9c\x9f\xe6\x97\xa5"))	/* 土日 */
+			set = 1u << 6 | 1u << 7;
+		else if (strstr(q, "weekday") || strstr(q, "\xe5\xb9\xb3\xe6\x97\xa5"))	/* 平日 */
+			set = 0x3eu;
+		else	/* days as a label says them: 月〜木, "Mon-Thu" */
+			set = label_days(q, qlen);
+		free(q);
+	}
+	jv_free(opening);
+	jv_free(keep);
+	return set;
+}
+
+/*
+ * A list of hours by day ("- 月〜木曜: ..."): the items of the days
+ * asked only, or NULL when the question names no day, an item names
+ * none, or every item is asked.  The lines before the first item stay.
+ */
+static char *
+items_of_days(const char *content, unsigned asked)
+{
+	struct cc_buf out = {0};
+	const char *p = content;
+	int items = 0, kept = 0;
+
+	if (!asked)
+		return NULL;
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		int item = n > 2 && p[0] == '-' && p[1] == ' ';
+
+		if (item) {
+			size_t ln = strcspn(p, ":\n");
+			const char *fw = strstr(p, "\xef\xbc\x9a");	/* ： */
+			unsigned days;
+
+			if (fw && (size_t)(fw - p) < ln)
+				ln = (size_t)(fw - p);
+			days = label_days(p, ln);
+			if (!days) {
+				cc_buf_release(&out);
+				return NULL;
+			}
+			items++;
+			if (days & asked) {
+				kept++;
+				cc_buf_add(&out, p, n);
+				cc_buf_add(&out, "\n", 1);
+			}
+		} else if (!items) {
+			cc_buf_add(&out, p, n);
+			cc_buf_add(&out, "\n", 1);
+		}
+		p += n;
+		if (*p)
+			p++;
+	}
+	if (!kept || kept == items) {
+		cc_buf_release(&out);
+		return NULL;
+	}
+	while (out.len && out.data[out.len - 1] == '\n')
+		out.data[--out.len] = '\0';
+	return out.data;
+}
+
+/* How many stations a passage names: "Station"/"station" words and 駅. */
+static int
+stations_in(const char *s)
+{
+	int n = 0;
+
+	for (const char *p = s; (p = strstr(p, "\xe9\xa7\x85")); p += 3)	/* 駅 */
+		n++;
+	for (const char *p = s; *p; p++)
+		if ((*p == 'S' || *p == 's') && strncmp(p + 1, "tation", 6) == 0 &&
+		    (p == s || !isalpha((unsigned char)p[-1])))
+			n++;
+	return n;
+}
+
+/*
+ * The terms of s that name a place, into t[] (at most max, each at most
+ * 31 bytes, lower case): two capitalised words in a row (Tenjin Station,
+ * Nishitetsu Fukuoka; "(Tenjin)" is none) and each capitalised word, and
+ * each pair of non-ASCII characters other than punctuation (天神, 神駅).
+ */
+static int
+place_terms(const char *s, char t[][32], int max, int capital)
+{
+	int n = 0;
+	const char *prev = NULL;
+	size_t prevlen = 0;
+
+	for (const char *p = s; *p && n < max; ) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c < 0x80) {
+			size_t w = 0;
+
+			while (isalnum((unsigned char)p[w]))
+				w++;
+			const char *b = p;
+
+			while (b > s && b[-1] == ' ')
+				b--;
+			/* a capital after a full stop is a sentence's, no name */
+			if (w && (p == s || !isalnum((unsigned char)p[-1])) &&
+			    (!capital || (isupper(c) && b > s && b[-1] != '.')) && w < 31) {
+				if (prev && prevlen + 1 + w < 31 && n < max) {
+					snprintf(t[n], 32, "%.*s %.*s", (int)prevlen, prev, (int)w, p);
+					n++;
+				}
+				if (n < max) {
+					snprintf(t[n], 32, "%.*s", (int)w, p);
+					n++;
+				}
+				prev = p;
+				prevlen = w;
+				p += w;
+				continue;
+			}
+			if (c != ' ')
+				prev = NULL;
+			p += w ? w : 1;
+			continue;
+		}
+		prev = NULL;
+		{
+			size_t l1 = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : 2;
+			unsigned char d = (unsigned char)p[l1];
+			size_t l2 = d >= 0xF0 ? 4 : d >= 0xE0 ? 3 : 2;
+
+			/* punctuation and brackets (U+3000-303F, U+FF00-FF0F...) end a pair */
+			if (d >= 0x80 && !(c == 0xE3 && (unsigned char)p[1] == 0x80) &&
+			    !(d == 0xE3 && (unsigned char)p[l1 + 1] == 0x80) &&
+			    !(c == 0xEF && (unsigned char)p[1] == 0xBC) &&
+			    !(d == 0xEF && (unsigned char)p[l1 + 1] == 0xBC) && l1 + l2 < 31) {
+				memcpy(t[n], p, l1 + l2);
+				t[n][l1 + l2] = '\0';
+				n++;
+			}
+			p += l1;
+		}
+	}
+	for (int i = 0; i < n; i++)
+		for (char *q = t[i]; *q; q++)
+			*q = (char)tolower((unsigned char)*q);
+	return n;
+}
+
+/* The question (lower case) asks where the place is, beside the way. */
+static int
+asks_where(const char *q)
+{
+	static const char *const w[] = {"address", "where", "location",
+	    "\xe4\xbd\x8f\xe6\x89\x80" /* 住所 */,
+	    "\xe5\xa0\xb4\xe6\x89\x80" /* 場所 */, "\xe3\x81\xa9\xe3\x81\x93" /* どこ */,
+	    "\xe6\x89\x80\xe5\x9c\xa8" /* 所在 */, NULL};
+
+	for (int i = 0; w[i]; i++)
+		if (strstr(q, w[i]))
+			return 1;
+	return 0;
+}
+
+/* w in s, and when w is ASCII, as whole words ("line", not "online"). */
+static int
+word_in(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	for (const char *p = s; (p = strstr(p, w)); p++)
+		if ((unsigned char)*w >= 0x80 ||
+		    ((p == s || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[n])))
+			return 1;
+	return 0;
+}
+
+/*
+ * "how long from Nishitetsu Tenjin?", 地下鉄天神駅から何分？: of the
+ * passages that name one station each, the one whose own place terms
+ * (those no other such passage has) the question names most, when one
+ * names strictly more than the others; else p.
+ */
+static int
+station_named(const struct passages *ps, int p, const char *lang,
+    const char *category, const char *query, size_t qlen)
+{
+	enum { MAXC = 6, MAXT = 48 };
+	char (*t)[MAXT][32] = cc_xmalloc(MAXC * sizeof *t), *q = cc_xmalloc(qlen + 1);
+	int cand[MAXC], nt[MAXC], nc = 0, best = -1, bestn = 0, tie = 0;
+	jv keep = jv_array();
+	const char *pc = p >= 0 ? pstr(ps, p, P_CONTENT, &keep) : NULL;
+
+	if (!pc || !stations_in(pc))
+		goto out;
+	for (size_t i = 0; i < qlen; i++)
+		q[i] = (char)tolower((unsigned char)query[i]);
+	q[qlen] = '\0';
+	/*
+	 * a passage that also says something else (the address) stays when
+	 * the question asks where as well (住所と天神駅から何分か)
+	 */
+	for (const char *b = pc, *e; *b && asks_where(q); b = e) {
+		const char *j = strstr(b, "\xe3\x80\x82"), *d = strstr(b, ". ");
+		char *one;
+
+		e = j && (!d || j < d) ? j + 3 : d ? d + 2 : b + strlen(b);
+		one = cc_xmalloc((size_t)(e - b) + 1);
+		memcpy(one, b, (size_t)(e - b));
+		one[e - b] = '\0';
+		if (!stations_in(one)) {
+			free(one);
+			goto out;
+		}
+		free(one);
+	}
+	for (int i = 0; i < ps->n && nc < MAXC; i++) {
+		const char *l = pstr(ps, i, P_LANGUAGE, &keep);
+		const char *c = pstr(ps, i, P_CATEGORY, &keep);
+		const char *content = pstr(ps, i, P_CONTENT, &keep);
+
+		if (l && strcmp(l, lang) == 0 && c && category && strcmp(c, category) == 0 &&
+		    content && stations_in(content) == 1) {
+			cand[nc] = i;
+			nt[nc] = place_terms(content, t[nc], MAXT, strcmp(lang, "en") == 0);
+			nc++;
+		}
+	}
+	for (int k = 0; k < nc; k++) {
+		int hits = 0;
+
+		for (int i = 0; i < nt[k]; i++) {
+			int other = 0;
+
+			for (int o = 0; o < nc && !other; o++)
+				for (int j = 0; o != k && j < nt[o] && !other; j++)
+					other = strcmp(t[k][i], t[o][j]) == 0;
+			if (!other && word_in(q, t[k][i]))
+				hits++;
+		}
+		if (hits > bestn) {
+			best = cand[k];
+			bestn = hits;
+			tie = 0;
+		} else if (hits && hits == bestn) {
+			tie = 1;
+		}
+	}
+	if (best >= 0 && !tie)
+		p = best;
+out:
+	free(t);
+	free(q);
+	jv_free(keep);
+	return p;
+}
+
 static void
 answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
     const struct passages *ps, jv events, const char *query, size_t qlen,
@@ -1788,6 +2212,9 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		return;
 	}
 	p = pick_passage(ar, ps, lang, category);
+	if (p >= 0 && rstr(route, "request_type") &&
+	    strcmp(rstr(route, "request_type"), "location") == 0)
+		p = station_named(ps, p, lang, category, query, qlen);
 	if (answer_cell(ar, a, ps, category, query, qlen, lang, p) == 0) {
 		jv_free(keep);
 		return;
@@ -1802,6 +2229,11 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 			{ "title", title ? title : "", 0 }, { 0 },
 		};
 
+		char *some = content && !sentences(content) ?
+		    items_of_days(content, asked_days(events, query, qlen)) : NULL;
+
+		if (some)
+			vars[0].value = content = some;
 		if (content && !sentences(content)) {
 			/* the lead line names it: drop the list's own heading */
 			size_t tl = title ? strlen(title) : 0;
@@ -1812,6 +2244,7 @@ answer_kb(const struct cc_answerer *ar, struct cc_answer *a, jv route,
 		} else {
 			say(ar, a, "found", lang, vars);
 		}
+		free(some);
 		a->confidence = p == 0 ? 0.9 : 0.8;
 		add_source(a, "knowledge_base");
 		if (id)

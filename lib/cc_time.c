@@ -918,6 +918,21 @@ skip_weekday_note(const struct text *x, size_t j)
 	return j;
 }
 
+/* The ISO weekday a note in brackets at x->s[j] names (（火）, (Tue)), or 0. */
+static int
+note_weekday(const struct text *x, size_t j)
+{
+	static const char *const ja[] = {"月", "火", "水", "木", "金", "土", "日"};
+	static const char *const en[] = {"mon", "tue", "wed", "thu", "fri", "sat", "sun"};
+
+	if (j >= x->n || x->s[j] != '(')
+		return 0;
+	for (int d = 0; d < 7; d++)
+		if (starts(x->s, x->n, j + 1, ja[d]) || starts(x->s, x->n, j + 1, en[d]))
+			return d + 1;
+	return 0;
+}
+
 /*
  * A day of the month in kanji numerals (二十日, 十四日, 一日のイベント)
  * and not a count of days (一日だけ, 三日で, 一日中, 毎日, あと三日ある):
@@ -1054,8 +1069,10 @@ lex_number(struct text *x, size_t i)
 			return k - i;
 		}
 		if (n >= 1 && n <= 31 && (!kanji || kanji_mday(x, i, k))) {
+			int wd = note_weekday(x, k);	/* 25日（火）: b, its weekday */
+
 			k = skip_weekday_note(x, k);
-			add_tok(x, T_MDAY, n, 0, 0, i, k);
+			add_tok(x, T_MDAY, n, wd, 0, i, k);
 			return k - i;
 		}
 		return k - i;
@@ -1211,6 +1228,19 @@ weekday_kanji(const struct text *x, size_t i)
 		if (starts(x->s, x->n, at, dot)) {
 			for (int e = 0; e < 7; e++)
 				if (starts(x->s, x->n, at + 3, k[e]))
+					return d + 1;
+		}
+		/* 月〜木曜, 月～金 (the wave folded to ー after a kanji): the
+		 * first day of a range of weekdays, and the day after it */
+		for (int w = 0; w < 2; w++) {
+			const char *wave = w ? "~" : "\xe3\x83\xbc";
+			size_t wl = strlen(wave);
+
+			for (int e = 0; e < 7; e++)
+				if ((starts(x->s, x->n, at, wave) &&
+				    starts(x->s, x->n, at + wl, k[e])) ||
+				    (i >= wl + 3 && starts(x->s, x->n, i - wl, wave) &&
+				    starts(x->s, x->n, i - wl - 3, k[e])))
 					return d + 1;
 		}
 		if (i >= 6 && starts(x->s, x->n, i - 3, dot))
@@ -1498,7 +1528,7 @@ gap_is(const struct text *x, size_t from, size_t to, const char *const *words)
 }
 
 static const char *const glue_words[] = {"", "の", "'s", "\xe2\x80\x99s", "of",
-	"ofthe", "on", "onthe", "at", "the", "に", "(", NULL};
+	"ofthe", "on", "onthe", "at", "the", "に", "(", "(the", NULL};
 
 struct phrase {
 	int has_day, day, part;
@@ -1507,7 +1537,7 @@ struct phrase {
 	int has_weekday, weekday, weekday_week;
 	int has_monthrel, monthrel, monthrel_generic;
 	int has_month, month, month_year;
-	int has_mday, mday, mday_ordinal, nth;
+	int has_mday, mday, mday_ordinal, nth, mday_weekday;
 	int has_date, date_m, date_d, date_y;
 	int has_year, year, has_yearrel, yearrel;
 	int has_monthpart, monthpart, monthpart_rel;
@@ -1680,6 +1710,24 @@ resolve(const struct reading *rd, const struct phrase *p, struct mention *m)
 			f = mday_near(t, p->mday);
 			if (!f.year)
 				return 0;
+			/*
+			 * "Tuesday the 25th" with the 25th a Saturday this
+			 * month: the next month in the coming year whose 25th
+			 * is a Tuesday; none, the day as said
+			 */
+			int want = p->has_weekday ? p->weekday : p->mday_weekday;
+
+			if (want >= 1 && want <= 7 && cc_date_weekday(f) != want)
+				for (int off = 1; off <= 12; off++) {
+					struct cc_date ms = month_start(f, off);
+					struct cc_date g = { ms.year, ms.month, p->mday };
+
+					if (p->mday <= cc_days_in_month(ms.year, ms.month) &&
+					    cc_date_weekday(g) == want) {
+						f = g;
+						break;
+					}
+				}
 			m->bare = 2;
 		}
 		set_days(m, f, f, "date");
@@ -1963,6 +2011,7 @@ absorb(struct phrase *p, const struct tok *t)
 		p->has_mday = 1;
 		p->mday = t->a;
 		p->mday_ordinal = t->c;
+		p->mday_weekday = t->b;
 		return 1;
 	case T_QUAL:
 		if (p->qual || p->has_weekday || p->has_weekend || p->has_month)
@@ -2088,6 +2137,13 @@ compose(struct reading *rd)
 				const struct tok *pv = &x->t[j - 1];
 				int glued = gap_is(x, pv->end, t->at, glue_words);
 
+				/* "Tuesday, March 4th", 火曜、3月4日: a weekday and its
+				 * date written apart by a comma are one day, not a list */
+				if (!glued && pv->type == T_WEEKDAY &&
+				    (t->type == T_DATE || t->type == T_MDAY) &&
+				    gap_is(x, pv->end, t->at, (const char *const[]){",",
+				    ",the", "\xe3\x80\x81", "\xef\xbc\x8c", NULL}))
+					glued = 1;
 				/* 今日から1週間, 明日から3日間: a duration from a day */
 				if (!glued && t->type == T_DUR && p.has_day &&
 				    gap_is(x, pv->end, t->at, (const char *const[]){"から",
@@ -2108,7 +2164,9 @@ compose(struct reading *rd)
 				    t->type == T_MDAY || t->type == T_DAY) &&
 				    gap_is(x, pv->end, t->at, (const char *const[]){"from",
 				    "fromthe", "starting", "startingfrom", "startingon",
-				    "beginning", "beginningon", "from,", NULL}))
+				    "startingthe", "startingonthe", "startingfromthe",
+				    "beginning", "beginningon", "beginningthe",
+				    "beginningonthe", "from,", NULL}))
 					glued = 1;
 				/* 今日から3日後, 明日から5日後: a day counted from a day */
 				if (!glued && t->type == T_AFTER && p.has_day && !p.has_after &&
@@ -2288,6 +2346,22 @@ clause(const struct text *x, size_t at, size_t end, size_t *from, size_t *to)
 	}
 	*from = a;
 	*to = b;
+}
+
+/* The sentence of m ends with a question mark. */
+static int
+asked(const struct text *x, const struct mention *m)
+{
+	for (size_t i = m->end; i < x->n; i++) {
+		if (x->s[i] == '?' || starts(x->s, x->n, i, "\xef\xbc\x9f"))
+			return 1;
+		if (x->s[i] == '!' || x->s[i] == '\n' ||
+		    (x->s[i] == '.' && (i + 1 == x->n || x->s[i + 1] == ' ')) ||
+		    starts(x->s, x->n, i, "\xe3\x80\x82") ||
+		    starts(x->s, x->n, i, "\xef\xbc\x81"))
+			return 0;
+	}
+	return 0;
 }
 
 /* "busy today", 今日は忙しい: a day named as the one that does not suit. */
@@ -3080,6 +3154,20 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 			chosen = i;
 		}
 	}
+	/*
+	 * "Can I come on Thursday the 23rd? My train leaves on the 24th.",
+	 * 25日って開いてますか？26日には帰るので: a day in a sentence asked
+	 * (ending with a question mark) before one in a remark: the asked
+	 */
+	if (chosen >= 0 && !asked(&x, &rd.m[chosen]))
+		for (int i = chosen - 1; i >= 0; i--) {
+			const struct mention *m = &rd.m[i];
+
+			if (!m->negated && !m->context && !m->corrected && asked(&x, m)) {
+				chosen = i;
+				break;
+			}
+		}
 	if (chosen >= 0) {
 		struct mention *m = &rd.m[chosen];
 
@@ -3096,6 +3184,15 @@ cc_time_extract(const char *q, size_t len, time_t now, struct cc_time_range *r)
 			m->kind = "range";
 			m->part = P_NONE;
 			m->weekday = m->days = m->month = 0;
+		}
+		/* "the week of the 20th", 20日の週: Monday to Sunday around it */
+		if (strcmp(m->kind, "date") == 0 &&
+		    (preceded_by(&x, m->at, "week of") || preceded_by(&x, m->at, "week of the") ||
+		    followed_by(&x, m->end, "の週"))) {
+			m->first = cc_date_add(m->first, 1 - cc_date_weekday(m->first));
+			m->last = cc_date_add(m->first, 6);
+			m->kind = "range";
+			m->part = P_NONE;
 		}
 		r->kind = m->kind;
 		r->first = m->first;

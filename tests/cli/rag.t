@@ -4,11 +4,11 @@
 === a new index is built by itself; the route's category puts Saino first
 $ echo '{"query":"営業時間は？","route":{"agent":"BusinessInfoAgent","category":"saino-cafe","request_type":"hours","language":"ja"}}' | cc-rag --db rag.sqlite | jq -c '[.retrieval.results[:2][].id, .retrieval.sources, .retrieval.language]'
 > ["saino-hours-ja","ec-hours-ja",["knowledge_base"],"ja"]
-2> cc-rag: indexed 82 passages from 10 files into 'rag.sqlite'
+2> cc-rag: indexed 86 passages from 10 files into 'rag.sqlite'
 
 === the whole record: results, a context cut at N characters, sources, language
 $ echo '{"id":7,"query":"Is there parking?"}' | cc-rag --db rag.sqlite --limit 1 --context-chars 60
-> {"id":7,"query":"Is there parking?","retrieval":{"results":[{"id":"ec-parking-en","title":"Parking","content":"Engineer Cafe has no parking of its own. If you come by car, please use one of the coin-operated car parks nearby.","score":8.4012,"language":"en","category":"facility-info","source":"knowledge_base"}],"context":"Parking\nEngineer Cafe has no parking of its own. If you come","sources":["knowledge_base"],"language":"en"}}
+> {"id":7,"query":"Is there parking?","retrieval":{"results":[{"id":"ec-parking-en","title":"Parking","content":"Engineer Cafe has no parking of its own. If you come by car, please use one of the coin-operated car parks nearby.","score":8.4977,"language":"en","category":"facility-info","source":"knowledge_base"}],"context":"Parking\nEngineer Cafe has no parking of its own. If you come","sources":["knowledge_base"],"language":"en"}}
 
 === a turn that continues an earlier one is searched with route.search_query
 $ printf '%s\n' '{"query":"サイノの方","route":{"agent":"BusinessInfoAgent","category":"saino-cafe","request_type":"hours","language":"ja","search_query":"カフェの営業時間は？ サイノの方"}}' '{"query":"土曜日も？","route":{"agent":"BusinessInfoAgent","category":"facility-info","request_type":"meeting-room","language":"ja","search_query":"2階の会議室は何時まで？ 土曜日も？"}}' | cc-rag --db rag.sqlite | jq -c '[.query, .retrieval.results[0].id]'
