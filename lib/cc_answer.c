@@ -28,6 +28,7 @@
 #include "cc_texts.h"
 #include "cc_domain.h"
 #include "cc_answer.h"
+#include "cc_memo.h"
 
 #define MAX_EVENTS 10		/* listed in one answer; the rest are counted */
 #define MAX_MEMORY_TURNS 5	/* earlier questions a memory answer lists */
@@ -113,14 +114,38 @@ struct passages {
 	struct passage *p;
 };
 
+static struct cc_memo *results_memo(const struct cc_answerer *ar);
+
+/*
+ * The passages of retrieval.results.  Finding where each of the ten
+ * begins and ends is a walk over every name and value of 5 kB (12k
+ * instructions a record); the same question retrieves the same text, so
+ * with a memo the places are kept by the list's text (compared whole).
+ */
 static void
-passages_of(struct cc_record *rec, struct passages *ps)
+passages_of(const struct cc_answerer *ar, struct cc_record *rec,
+    struct passages *ps)
 {
 	size_t n, pos = 0, len, cap = 0;
 	const char *arr = cc_record_raw_at(rec, "retrieval.results", &n), *p;
+	struct cc_memo *m = arr ? results_memo(ar) : NULL;
+	struct cc_memo_entry *e = m ? cc_memo_find(m, arr, n) : NULL;
 
 	memset(ps, 0, sizeof *ps);
-	while (arr && (p = cc_json_next(arr, n, &pos, &len))) {
+	if (e && e->value) {
+		const size_t *at = (const size_t *)(void *)e->value;
+
+		ps->n = (int)(e->vlen / (2 * sizeof *at));
+		if (ps->n) {
+			ps->at = cc_xmalloc((size_t)ps->n * sizeof *ps->at);
+			ps->len = cc_xmalloc((size_t)ps->n * sizeof *ps->len);
+		}
+		for (int i = 0; i < ps->n; i++) {
+			ps->at[i] = arr + at[2 * i];
+			ps->len[i] = at[2 * i + 1];
+		}
+	}
+	while (!(e && e->value) && arr && (p = cc_json_next(arr, n, &pos, &len))) {
 		if (ps->n == (int)cap) {
 			cap = cap ? cap * 2 : 16;
 			ps->at = cc_xrealloc(ps->at, cap * sizeof *ps->at);
@@ -128,6 +153,16 @@ passages_of(struct cc_record *rec, struct passages *ps)
 		}
 		ps->at[ps->n] = p;
 		ps->len[ps->n++] = len;
+	}
+	if (e && !e->value) {
+		size_t *at = cc_xmalloc((size_t)(2 * ps->n + 1) * sizeof *at);
+
+		for (int i = 0; i < ps->n; i++) {
+			at[2 * i] = (size_t)(ps->at[i] - arr);
+			at[2 * i + 1] = ps->len[i];
+		}
+		cc_memo_set(e, arr, n, at, (size_t)(2 * ps->n) * sizeof *at, 0);
+		free(at);
 	}
 	if (ps->n)
 		ps->p = memset(cc_xmalloc((size_t)ps->n * sizeof *ps->p), 0,
@@ -2087,7 +2122,14 @@ struct cc_answer_memo {
 	struct cc_buf list;
 	struct columns columns;	/* table.columns, folded */
 	int columns_read;
+	struct cc_memo results;	/* retrieval.results: where its passages are */
 };
+
+static struct cc_memo *
+results_memo(const struct cc_answerer *ar)
+{
+	return ar->memo ? &ar->memo->results : NULL;
+}
 
 /* table.columns from the memo, or parsed into local (then released by the caller) */
 static const struct columns *
@@ -2124,6 +2166,7 @@ cc_answer_memo_free(struct cc_answer_memo *m)
 	jv_free(m->items);
 	cc_buf_release(&m->list);
 	columns_release(&m->columns);
+	cc_memo_release(&m->results);
 	free(m);
 }
 
@@ -2703,17 +2746,17 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	if (answer_reply(ar, a, rstr(route, "reply"), lang) < 0)
 	switch (ag->answer) {
 	case CC_ANSWER_KB:
-		passages_of(rec, &ps);
+		passages_of(ar, rec, &ps);
 		events = cc_record_get(rec, "events");
 		answer_kb(ar, a, route, &ps, events, query, qlen, lang);
 		break;
 	case CC_ANSWER_EVENTS:
-		passages_of(rec, &ps);
+		passages_of(ar, rec, &ps);
 		events = cc_record_get(rec, "events");
 		answer_events(ar, a, events, &ps, category, lang);
 		break;
 	case CC_ANSWER_SEARCH:
-		passages_of(rec, &ps);
+		passages_of(ar, rec, &ps);
 		answer_general(ar, a, &ps, query, qlen, lang);
 		break;
 	case CC_ANSWER_MEMORY:
