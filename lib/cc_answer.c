@@ -2116,10 +2116,23 @@ closed_day(const struct cc_answerer *ar, struct cc_answer *a, jv events,
  * value (jv_identical: the record's events read from cc_record_get()'s
  * memo) is the same list while it holds it.
  */
-struct cc_answer_memo {
+/*
+ * Lists of events written, by the items they were written from (the
+ * same jv: cc_record.c hands the same events text the same jv) and the
+ * language: a run's questions ask for a few ranges (today, this week,
+ * the weekend) in two languages, and one list alone was written anew at
+ * every change of language or range.
+ */
+#define EVENT_LISTS 8
+struct event_list {
 	jv items;
 	char lang[4];
 	struct cc_buf list;
+};
+
+struct cc_answer_memo {
+	struct event_list lists[EVENT_LISTS];
+	unsigned next_list;
 	struct columns columns;	/* table.columns, folded */
 	int columns_read;
 	struct cc_memo results;	/* retrieval.results: where its passages are */
@@ -2154,7 +2167,8 @@ cc_answer_memo_new(void)
 	struct cc_answer_memo *m = cc_xmalloc(sizeof *m);
 
 	memset(m, 0, sizeof *m);
-	m->items = jv_invalid();
+	for (int i = 0; i < EVENT_LISTS; i++)
+		m->lists[i].items = jv_invalid();
 	return m;
 }
 
@@ -2163,8 +2177,10 @@ cc_answer_memo_free(struct cc_answer_memo *m)
 {
 	if (!m)
 		return;
-	jv_free(m->items);
-	cc_buf_release(&m->list);
+	for (int i = 0; i < EVENT_LISTS; i++) {
+		jv_free(m->lists[i].items);
+		cc_buf_release(&m->lists[i].list);
+	}
 	columns_release(&m->columns);
 	cc_memo_release(&m->results);
 	free(m);
@@ -2174,12 +2190,16 @@ static void
 event_list(const struct cc_answerer *ar, jv items, int n, const char *lang,
     struct cc_buf *list)	/* borrows items */
 {
-	struct cc_answer_memo *m = ar->memo;
+	struct cc_answer_memo *mm = ar->memo;
+	struct event_list *m;
 
-	if (m && jv_is_valid(m->items) && strcmp(m->lang, lang) == 0 &&
-	    jv_identical(jv_copy(m->items), jv_copy(items))) {
-		cc_buf_add(list, m->list.data, m->list.len);
-		return;
+	for (int i = 0; mm && i < EVENT_LISTS; i++) {
+		m = &mm->lists[i];
+		if (jv_is_valid(m->items) && strcmp(m->lang, lang) == 0 &&
+		    jv_identical(jv_copy(m->items), jv_copy(items))) {
+			cc_buf_add(list, m->list.data, m->list.len);
+			return;
+		}
 	}
 	for (int i = 0; i < n && i < MAX_EVENTS; i++) {
 		if (i)
@@ -2189,7 +2209,8 @@ event_list(const struct cc_answerer *ar, jv items, int n, const char *lang,
 		event_item(ar, item, lang, list);
 		jv_free(item);
 	}
-	if (m && strlen(lang) < sizeof m->lang) {
+	if (mm && strlen(lang) < sizeof m->lang) {
+		m = &mm->lists[mm->next_list++ % EVENT_LISTS];
 		jv_free(m->items);
 		m->items = jv_copy(items);
 		strcpy(m->lang, lang);
