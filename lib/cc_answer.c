@@ -107,11 +107,23 @@ struct passage {
 	char *dec[P_KEYS];	/* those decoded, owned */
 };
 
+/*
+ * What the memo keeps of a list of passages, one a passage: where it is
+ * in the list, and once it was read, where its members are in it.
+ */
+#define NO_MEMBER ((size_t)-1)
+struct passage_place {
+	size_t at, len;
+	int read;
+	size_t val[P_KEYS], vlen[P_KEYS];	/* NO_MEMBER: none */
+};
+
 struct passages {
 	int n;
 	const char **at;	/* each passage's text, in the record */
 	size_t *len;
 	struct passage *p;
+	struct passage_place *places;	/* in the memo's entry, or NULL */
 };
 
 static struct cc_memo *results_memo(const struct cc_answerer *ar);
@@ -133,17 +145,18 @@ passages_of(const struct cc_answerer *ar, struct cc_record *rec,
 
 	memset(ps, 0, sizeof *ps);
 	if (e && e->value) {
-		const size_t *at = (const size_t *)(void *)e->value;
+		struct passage_place *pl = (struct passage_place *)(void *)e->value;
 
-		ps->n = (int)(e->vlen / (2 * sizeof *at));
+		ps->n = (int)(e->vlen / sizeof *pl);
 		if (ps->n) {
 			ps->at = cc_xmalloc((size_t)ps->n * sizeof *ps->at);
 			ps->len = cc_xmalloc((size_t)ps->n * sizeof *ps->len);
 		}
 		for (int i = 0; i < ps->n; i++) {
-			ps->at[i] = arr + at[2 * i];
-			ps->len[i] = at[2 * i + 1];
+			ps->at[i] = arr + pl[i].at;
+			ps->len[i] = pl[i].len;
 		}
+		ps->places = pl;
 	}
 	while (!(e && e->value) && arr && (p = cc_json_next(arr, n, &pos, &len))) {
 		if (ps->n == (int)cap) {
@@ -155,14 +168,16 @@ passages_of(const struct cc_answerer *ar, struct cc_record *rec,
 		ps->len[ps->n++] = len;
 	}
 	if (e && !e->value) {
-		size_t *at = cc_xmalloc((size_t)(2 * ps->n + 1) * sizeof *at);
+		struct passage_place *pl = cc_xmalloc((size_t)(ps->n + 1) * sizeof *pl);
 
+		memset(pl, 0, (size_t)(ps->n + 1) * sizeof *pl);
 		for (int i = 0; i < ps->n; i++) {
-			at[2 * i] = (size_t)(ps->at[i] - arr);
-			at[2 * i + 1] = ps->len[i];
+			pl[i].at = (size_t)(ps->at[i] - arr);
+			pl[i].len = ps->len[i];
 		}
-		cc_memo_set(e, arr, n, at, (size_t)(2 * ps->n) * sizeof *at, 0);
-		free(at);
+		cc_memo_set(e, arr, n, pl, (size_t)ps->n * sizeof *pl, 0);
+		free(pl);
+		ps->places = (struct passage_place *)(void *)e->value;
 	}
 	if (ps->n)
 		ps->p = memset(cc_xmalloc((size_t)ps->n * sizeof *ps->p), 0,
@@ -193,7 +208,24 @@ passage(const struct passages *ps, int i)
 	p->text = cc_xmalloc(ps->len[i] + 1);
 	memcpy(p->text, ps->at[i], ps->len[i]);
 	p->text[ps->len[i]] = '\0';
-	cc_json_members(p->text, ps->len[i], passage_keys, p->val, p->len);
+	if (ps->places && ps->places[i].read) {
+		/* the same text as when its members were found */
+		const struct passage_place *pl = &ps->places[i];
+
+		for (int k = 0; k < P_KEYS; k++) {
+			p->val[k] = pl->val[k] == NO_MEMBER ? NULL : p->text + pl->val[k];
+			p->len[k] = pl->vlen[k];
+		}
+	} else {
+		cc_json_members(p->text, ps->len[i], passage_keys, p->val, p->len);
+		for (int k = 0; ps->places && k < P_KEYS; k++) {
+			ps->places[i].val[k] = p->val[k] ?
+			    (size_t)(p->val[k] - p->text) : NO_MEMBER;
+			ps->places[i].vlen[k] = p->val[k] ? p->len[k] : 0;
+		}
+		if (ps->places)
+			ps->places[i].read = 1;
+	}
 	for (int k = 0; k < P_KEYS; k++)
 		if (p->val[k] && *p->val[k] == '"' &&
 		    !memchr(p->val[k], '\\', p->len[k])) {
