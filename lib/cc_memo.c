@@ -14,12 +14,17 @@
 /*
  * FNV-1a's constants, eight bytes at a step: a key may be a 5 kB list of
  * passages, and a byte at a time cost more than reading them.  The
- * table compares whole keys, so the hash only spreads them.
+ * table compares whole keys, so the hash only spreads them: of a long
+ * key, its length and its first and last HASHED bytes are enough (two
+ * lists of passages that begin and end alike are rare, and would only
+ * share a probe).
  */
-static size_t
-hash(const char *s, size_t n)
+#define HASHED 512
+
+static uint64_t
+mix(uint64_t h, const char *s, size_t n)
 {
-	uint64_t h = 1469598103934665603ULL ^ n, w;
+	uint64_t w;
 	size_t i = 0;
 
 	for (; i + 8 <= n; i += 8) {
@@ -29,6 +34,18 @@ hash(const char *s, size_t n)
 	}
 	for (; i < n; i++)
 		h = (h ^ (unsigned char)s[i]) * 1099511628211ULL;
+	return h;
+}
+
+static size_t
+hash(const char *s, size_t n)
+{
+	uint64_t h = 1469598103934665603ULL ^ n;
+
+	if (n <= 2 * HASHED)
+		h = mix(h, s, n);
+	else
+		h = mix(mix(h, s, HASHED), s + n - HASHED, HASHED);
 	return (size_t)(h ^ (h >> 29));
 }
 

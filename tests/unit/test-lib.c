@@ -546,6 +546,24 @@ test_value_memo(void)
 			kept++;
 	}
 	is_int(wrong, 0, "cc_memo: no key found holding another's value");
+	{	/* long keys alike at both ends (hashed alike): still two keys */
+		static char a[4096], b[4096];
+
+		memset(a, 'x', sizeof a);
+		memcpy(b, a, sizeof b);
+		b[2048] = 'y';
+		e = cc_memo_find(&m, a, sizeof a);
+		if (e)
+			cc_memo_set(e, a, sizeof a, "1", 1, 0);
+		e = cc_memo_find(&m, b, sizeof b);
+		ok(e && !e->value, "cc_memo: a long key differing in its middle is another key");
+		if (e)
+			cc_memo_set(e, b, sizeof b, "2", 1, 0);
+		e = cc_memo_find(&m, a, sizeof a);
+		ok(e && e->value && *e->value == '1', "cc_memo: and the first keeps its value");
+		e = cc_memo_find(&m, b, sizeof b);
+		ok(e && e->value && *e->value == '2', "cc_memo: and the second its own");
+	}
 	ok(kept > CC_MEMO_SLOTS / 2 && kept <= CC_MEMO_SLOTS && kept + empty == 3 * CC_MEMO_SLOTS,
 	    "cc_memo: at most its slots kept, most of them (%d)", kept);
 	cc_memo_release(&m);
