@@ -69,6 +69,8 @@ cc_memo_find(struct cc_memo *m, const void *key, size_t klen)
 {
 	size_t h;
 
+	if (klen > CC_MEMO_MAX_KEY)
+		return NULL;
 	if (!m->tab) {
 		if (!m->first.key || holds(&m->first, key, klen))
 			return &m->first;

@@ -19,6 +19,11 @@
 #include "cc_json.h"
 
 #define CC_MEMO_SLOTS 1024	/* distinct keys remembered, at most */
+/*
+ * Longer keys are not remembered (cc_memo_find() gives NULL): a stream
+ * of long distinct questions must not hold gigabytes.
+ */
+#define CC_MEMO_MAX_KEY 16384
 
 struct cc_memo_entry {
 	char *key, *value;	/* owned; key NULL: empty */
@@ -34,7 +39,8 @@ struct cc_memo {
 
 /*
  * The entry of key[0..klen): one holding it (value set), or an empty one
- * to fill with cc_memo_set() (value NULL); NULL when memory ran out.  The
+ * to fill with cc_memo_set() (value NULL); NULL when the key is longer
+ * than CC_MEMO_MAX_KEY or memory ran out.  The
  * entry is valid until the next call.
  */
 struct cc_memo_entry *cc_memo_find(struct cc_memo *m, const void *key,

@@ -564,6 +564,13 @@ test_value_memo(void)
 		e = cc_memo_find(&m, b, sizeof b);
 		ok(e && e->value && *e->value == '2', "cc_memo: and the second its own");
 	}
+	{
+		char *big = calloc(CC_MEMO_MAX_KEY + 1, 1);
+
+		ok(big && !cc_memo_find(&m, big, CC_MEMO_MAX_KEY + 1),
+		    "cc_memo: a key longer than CC_MEMO_MAX_KEY is not remembered");
+		free(big);
+	}
 	ok(kept > CC_MEMO_SLOTS / 2 && kept <= CC_MEMO_SLOTS && kept + empty == 3 * CC_MEMO_SLOTS,
 	    "cc_memo: at most its slots kept, most of them (%d)", kept);
 	cc_memo_release(&m);
