@@ -29,6 +29,7 @@
 #include "cc_texts.h"
 #include "cc_domain.h"
 #include "cc_answer.h"
+#include "cc_memo.h"
 
 #define MAX_EVENTS 10		/* listed in one answer; the rest are counted */
 #define MAX_MEMORY_TURNS 5	/* earlier questions a memory answer lists */
@@ -108,21 +109,58 @@ struct passage {
 	char *dec[P_KEYS];	/* those decoded, owned */
 };
 
+/*
+ * What the memo keeps of a list of passages, one a passage: where it is
+ * in the list, and once it was read, where its members are in it.
+ */
+#define NO_MEMBER ((size_t)-1)
+struct passage_place {
+	size_t at, len;
+	int read;
+	size_t val[P_KEYS], vlen[P_KEYS];	/* NO_MEMBER: none */
+};
+
 struct passages {
 	int n;
 	const char **at;	/* each passage's text, in the record */
 	size_t *len;
 	struct passage *p;
+	struct passage_place *places;	/* in the memo's entry, or NULL */
 };
 
+static struct cc_memo *results_memo(const struct cc_answerer *ar);
+
+/*
+ * The passages of retrieval.results.  Finding where each of the ten
+ * begins and ends is a walk over every name and value of 5 kB (12k
+ * instructions a record); the same question retrieves the same text, so
+ * with a memo the places are kept by the list's text (compared whole).
+ */
 static void
-passages_of(struct cc_record *rec, struct passages *ps)
+passages_of(const struct cc_answerer *ar, struct cc_record *rec,
+    struct passages *ps)
 {
 	size_t n, pos = 0, len, cap = 0;
 	const char *arr = cc_record_raw_at(rec, "retrieval.results", &n), *p;
+	struct cc_memo *m = arr ? results_memo(ar) : NULL;
+	struct cc_memo_entry *e = m ? cc_memo_find(m, arr, n) : NULL;
 
 	memset(ps, 0, sizeof *ps);
-	while (arr && (p = cc_json_next(arr, n, &pos, &len))) {
+	if (e && e->value) {
+		struct passage_place *pl = (struct passage_place *)(void *)e->value;
+
+		ps->n = (int)(e->vlen / sizeof *pl);
+		if (ps->n) {
+			ps->at = cc_xmalloc((size_t)ps->n * sizeof *ps->at);
+			ps->len = cc_xmalloc((size_t)ps->n * sizeof *ps->len);
+		}
+		for (int i = 0; i < ps->n; i++) {
+			ps->at[i] = arr + pl[i].at;
+			ps->len[i] = pl[i].len;
+		}
+		ps->places = pl;
+	}
+	while (!(e && e->value) && arr && (p = cc_json_next(arr, n, &pos, &len))) {
 		if (ps->n == (int)cap) {
 			cap = cap ? cap * 2 : 16;
 			ps->at = cc_xrealloc(ps->at, cap * sizeof *ps->at);
@@ -130,6 +168,18 @@ passages_of(struct cc_record *rec, struct passages *ps)
 		}
 		ps->at[ps->n] = p;
 		ps->len[ps->n++] = len;
+	}
+	if (e && !e->value) {
+		struct passage_place *pl = cc_xmalloc((size_t)(ps->n + 1) * sizeof *pl);
+
+		memset(pl, 0, (size_t)(ps->n + 1) * sizeof *pl);
+		for (int i = 0; i < ps->n; i++) {
+			pl[i].at = (size_t)(ps->at[i] - arr);
+			pl[i].len = ps->len[i];
+		}
+		cc_memo_set(e, arr, n, pl, (size_t)ps->n * sizeof *pl, 0);
+		free(pl);
+		ps->places = (struct passage_place *)(void *)e->value;
 	}
 	if (ps->n)
 		ps->p = memset(cc_xmalloc((size_t)ps->n * sizeof *ps->p), 0,
@@ -160,7 +210,24 @@ passage(const struct passages *ps, int i)
 	p->text = cc_xmalloc(ps->len[i] + 1);
 	memcpy(p->text, ps->at[i], ps->len[i]);
 	p->text[ps->len[i]] = '\0';
-	cc_json_members(p->text, ps->len[i], passage_keys, p->val, p->len);
+	if (ps->places && ps->places[i].read) {
+		/* the same text as when its members were found */
+		const struct passage_place *pl = &ps->places[i];
+
+		for (int k = 0; k < P_KEYS; k++) {
+			p->val[k] = pl->val[k] == NO_MEMBER ? NULL : p->text + pl->val[k];
+			p->len[k] = pl->vlen[k];
+		}
+	} else {
+		cc_json_members(p->text, ps->len[i], passage_keys, p->val, p->len);
+		for (int k = 0; ps->places && k < P_KEYS; k++) {
+			ps->places[i].val[k] = p->val[k] ?
+			    (size_t)(p->val[k] - p->text) : NO_MEMBER;
+			ps->places[i].vlen[k] = p->val[k] ? p->len[k] : 0;
+		}
+		if (ps->places)
+			ps->places[i].read = 1;
+	}
 	for (int k = 0; k < P_KEYS; k++)
 		if (p->val[k] && *p->val[k] == '"' &&
 		    !memchr(p->val[k], '\\', p->len[k])) {
@@ -2515,13 +2582,33 @@ closed_day(const struct cc_answerer *ar, struct cc_answer *a, jv events,
  * value (jv_identical: the record's events read from cc_record_get()'s
  * memo) is the same list while it holds it.
  */
-struct cc_answer_memo {
+/*
+ * Lists of events written, by the items they were written from (the
+ * same jv: cc_record.c hands the same events text the same jv) and the
+ * language: a run's questions ask for a few ranges (today, this week,
+ * the weekend) in two languages, and one list alone was written anew at
+ * every change of language or range.
+ */
+#define EVENT_LISTS 8
+struct event_list {
 	jv items;
 	char lang[4];
 	struct cc_buf list;
+};
+
+struct cc_answer_memo {
+	struct event_list lists[EVENT_LISTS];
+	unsigned next_list;
 	struct columns columns;	/* table.columns, folded */
 	int columns_read;
+	struct cc_memo results;	/* retrieval.results: where its passages are */
 };
+
+static struct cc_memo *
+results_memo(const struct cc_answerer *ar)
+{
+	return ar->memo ? &ar->memo->results : NULL;
+}
 
 /* table.columns from the memo, or parsed into local (then released by the caller) */
 static const struct columns *
@@ -2546,7 +2633,8 @@ cc_answer_memo_new(void)
 	struct cc_answer_memo *m = cc_xmalloc(sizeof *m);
 
 	memset(m, 0, sizeof *m);
-	m->items = jv_invalid();
+	for (int i = 0; i < EVENT_LISTS; i++)
+		m->lists[i].items = jv_invalid();
 	return m;
 }
 
@@ -2555,9 +2643,12 @@ cc_answer_memo_free(struct cc_answer_memo *m)
 {
 	if (!m)
 		return;
-	jv_free(m->items);
-	cc_buf_release(&m->list);
+	for (int i = 0; i < EVENT_LISTS; i++) {
+		jv_free(m->lists[i].items);
+		cc_buf_release(&m->lists[i].list);
+	}
 	columns_release(&m->columns);
+	cc_memo_release(&m->results);
 	free(m);
 }
 
@@ -2565,12 +2656,16 @@ static void
 event_list(const struct cc_answerer *ar, jv items, int n, const char *lang,
     struct cc_buf *list)	/* borrows items */
 {
-	struct cc_answer_memo *m = ar->memo;
+	struct cc_answer_memo *mm = ar->memo;
+	struct event_list *m;
 
-	if (m && jv_is_valid(m->items) && strcmp(m->lang, lang) == 0 &&
-	    jv_identical(jv_copy(m->items), jv_copy(items))) {
-		cc_buf_add(list, m->list.data, m->list.len);
-		return;
+	for (int i = 0; mm && i < EVENT_LISTS; i++) {
+		m = &mm->lists[i];
+		if (jv_is_valid(m->items) && strcmp(m->lang, lang) == 0 &&
+		    jv_identical(jv_copy(m->items), jv_copy(items))) {
+			cc_buf_add(list, m->list.data, m->list.len);
+			return;
+		}
 	}
 	for (int i = 0; i < n && i < MAX_EVENTS; i++) {
 		if (i)
@@ -2580,7 +2675,8 @@ event_list(const struct cc_answerer *ar, jv items, int n, const char *lang,
 		event_item(ar, item, lang, list);
 		jv_free(item);
 	}
-	if (m && strlen(lang) < sizeof m->lang) {
+	if (mm && strlen(lang) < sizeof m->lang) {
+		m = &mm->lists[mm->next_list++ % EVENT_LISTS];
 		jv_free(m->items);
 		m->items = jv_copy(items);
 		strcpy(m->lang, lang);
@@ -3143,17 +3239,17 @@ cc_answer_compose(const struct cc_answerer *ar, struct cc_record *rec,
 	if (answer_reply(ar, a, rstr(route, "reply"), lang) < 0)
 	switch (ag->answer) {
 	case CC_ANSWER_KB:
-		passages_of(rec, &ps);
+		passages_of(ar, rec, &ps);
 		events = cc_record_get(rec, "events");
 		answer_kb(ar, a, route, &ps, events, query, qlen, lang);
 		break;
 	case CC_ANSWER_EVENTS:
-		passages_of(rec, &ps);
+		passages_of(ar, rec, &ps);
 		events = cc_record_get(rec, "events");
 		answer_events(ar, a, events, &ps, category, lang);
 		break;
 	case CC_ANSWER_SEARCH:
-		passages_of(rec, &ps);
+		passages_of(ar, rec, &ps);
 		answer_general(ar, a, &ps, query, qlen, lang);
 		break;
 	case CC_ANSWER_MEMORY:

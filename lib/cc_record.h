@@ -38,13 +38,16 @@ struct cc_record {
 	/*
 	 * The last long members read whole (cc_record_get), by their text:
 	 * a value is a function of its text alone, and cc-respond reads the
-	 * same week of events, a few kB, record after record.
+	 * same week of events, a few kB, record after record.  Sixteen:
+	 * a run asks for a few ranges of events, and each question's route
+	 * passes through the memo too; with four, the events were read anew
+	 * at most records (and the answer's list of them written anew).
 	 */
 	struct cc_record_memo {
 		char *text;
 		size_t len;
 		jv v;
-	} memo[4];
+	} memo[16];
 	unsigned memo_next;
 	const char *fail_code;	/* set by cc_record_fail() */
 	char fail_message[256];

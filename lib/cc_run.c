@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/uio.h>
 #include <sys/wait.h>
 
 #include "cc_util.h"
@@ -142,6 +143,34 @@ write_all(int fd, const char *p, size_t n)
 }
 
 /*
+ * Write the n pieces of iov to fd (blocking); 0, or -1 with errno.  The
+ * pieces are consumed: iov is changed as it is written.
+ */
+static int
+writev_all(int fd, struct iovec *iov, int n)
+{
+	while (n > 0) {
+		ssize_t w = writev(fd, iov, n);
+
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		while (n > 0 && (size_t)w >= iov->iov_len) {
+			w -= (ssize_t)iov->iov_len;
+			iov++;
+			n--;
+		}
+		if (n > 0) {
+			iov->iov_base = (char *)iov->iov_base + w;
+			iov->iov_len -= (size_t)w;
+		}
+	}
+	return 0;
+}
+
+/*
  * The reader of our output left: end as the pipeline's last stage ends,
  * killed by SIGPIPE (the shell says 141).
  */
@@ -178,6 +207,64 @@ hand_on(int fd, struct cc_buf *out)
 		out->len = 0;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return rc;
+}
+
+/*
+ * Records on their way out that are still in the workers' buffers: the
+ * parent hands them on from there (writev), not copied into its output
+ * buffer first, since with the passages a record is some 6 kB.  iov[0]
+ * is kept for the output buffer, which goes first.
+ */
+#define PIECES 64
+struct pieces {
+	struct iovec iov[1 + PIECES];
+	int n;
+	size_t bytes;
+};
+
+/* hand_on() for out, then the pieces. */
+static int
+hand_on_pieces(int fd, struct cc_buf *out, struct pieces *p)
+{
+	sigset_t hold, old;
+	struct iovec *iov = p->iov + 1;
+	int n = p->n, rc;
+
+	if (n == 0)
+		return hand_on(fd, out);
+	if (out->len) {
+		iov--;
+		n++;
+		iov[0] = (struct iovec){ out->data, out->len };
+	}
+	sigemptyset(&hold);
+	sigaddset(&hold, SIGINT);
+	sigaddset(&hold, SIGTERM);
+	sigaddset(&hold, SIGHUP);
+	sigprocmask(SIG_BLOCK, &hold, &old);
+	rc = writev_all(fd, iov, n);
+	if (rc < 0 && errno == EPIPE)
+		reader_left();
+	if (rc == 0) {
+		out->len = 0;
+		p->n = 0;
+		p->bytes = 0;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return rc;
+}
+
+/*
+ * The pieces copied into out: before the workers' buffers they point
+ * into are read into again.
+ */
+static void
+keep_pieces(struct cc_buf *out, struct pieces *p)
+{
+	for (int i = 1; i <= p->n; i++)
+		cc_buf_add(out, p->iov[i].iov_base, p->iov[i].iov_len);
+	p->n = 0;
+	p->bytes = 0;
 }
 
 /* 1 if fd has something to read (or EOF) within ms milliseconds. */
@@ -571,6 +658,22 @@ set_nonblock(int fd)
 	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
 }
 
+/*
+ * A worker's records come back through a pipe of a megabyte (Linux's
+ * default limit for a user) rather than 64 kB: a worker then blocks,
+ * and the parent wakes, once every 150 records instead of every 10.
+ * Not being able to is no failure.
+ */
+static void
+big_pipe(int fd)
+{
+#ifdef F_SETPIPE_SZ
+	(void)fcntl(fd, F_SETPIPE_SZ, 1 << 20);
+#else
+	(void)fd;
+#endif
+}
+
 /* Read what fd has into b (room made); 1, 0 at its end, -1 for later. */
 static int
 take(int fd, struct cc_buf *b)
@@ -595,6 +698,7 @@ cc_run(char *const *names, size_t n, const struct cc_run_options *o,
 	struct hand hands[CC_RUN_MAX_WORKERS];
 	struct order ord = {0};
 	struct cc_buf inb = {0}, out = {0};
+	struct pieces pend;
 	struct cc_json_doc doc = {0};
 	struct msg **said;
 	size_t in_at = 0, nw = o->workers;
@@ -623,6 +727,8 @@ cc_run(char *const *names, size_t n, const struct cc_run_options *o,
 	}
 
 	memset(hands, 0, sizeof hands);
+	pend.n = 0;
+	pend.bytes = 0;
 	said = cc_xmalloc(MSG_BUCKETS * sizeof *said);
 	memset(said, 0, MSG_BUCKETS * sizeof *said);
 	fflush(NULL);
@@ -657,6 +763,7 @@ cc_run(char *const *names, size_t n, const struct cc_run_options *o,
 		h->to = a[1];
 		h->from = b[0];
 		h->err = e[0];
+		big_pipe(h->from);
 		set_nonblock(h->to);
 		set_nonblock(h->from);
 		set_nonblock(h->err);
@@ -720,16 +827,20 @@ cc_run(char *const *names, size_t n, const struct cc_run_options *o,
 					stop = 1;
 				break;
 			}
-			cc_buf_add(&out, h->rx.data + h->rx_at + OUT_HEAD, (size_t)len);
+			pend.iov[1 + pend.n++] = (struct iovec){
+				h->rx.data + h->rx_at + OUT_HEAD, (size_t)len };
+			pend.bytes += (size_t)len;
 			h->rx_at += OUT_HEAD + (size_t)len;
 			h->waiting--;
 			ord.head = (ord.head + 1) % ord.cap;
 			ord.n--;
-			if ((o->unbuffered || out.len >= CHUNK) && hand_on(outfd, &out) < 0) {
+			if ((o->unbuffered || out.len + pend.bytes >= CHUNK ||
+			    pend.n == PIECES) && hand_on_pieces(outfd, &out, &pend) < 0) {
 				write_err = errno;
 				stop = 1;
 			}
 		}
+		keep_pieces(&out, &pend);
 		for (size_t i = 0; i < nw; i++) {
 			struct hand *h = &hands[i];
 
@@ -823,7 +934,11 @@ cc_run(char *const *names, size_t n, const struct cc_run_options *o,
 			}
 			if (h->from >= 0) {
 				if (pf[k].revents) {
-					if (h->rx_at > (1 << 20)) {
+					/* moved down once what was read is at
+					   least what remains: a worker that is
+					   far ahead has megabytes waiting */
+					if (h->rx_at > (1 << 20) &&
+					    h->rx_at >= h->rx.len - h->rx_at) {
 						memmove(h->rx.data, h->rx.data + h->rx_at,
 						    h->rx.len - h->rx_at);
 						h->rx.len -= h->rx_at;

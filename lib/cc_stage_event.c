@@ -11,6 +11,7 @@
 #include "cc_json.h"
 #include "cc_record.h"
 #include "cc_time.h"
+#include "cc_memo.h"
 #include "cc_event.h"
 #include "cc_domain.h"
 #include "cc_stages.h"
@@ -22,7 +23,33 @@ struct app {
 	time_t now;
 	int clock;		/* now is the clock's: read it for each record */
 	int flags;		/* 1: a network source failed; 2: a calendar limit */
+	/*
+	 * The time ranges of questions asked before: cc_time_extract() is a
+	 * function of the text and the moment alone (the zone is the
+	 * process's, set once at the open), and a question that names a
+	 * time costs some 67,000 instructions to read.
+	 */
+	struct cc_memo memo;
+	struct cc_buf key;
 };
+
+/* cc_time_extract(), remembered by the moment and the text. */
+static void
+extract(struct app *a, const char *q, size_t len, struct cc_time_range *r)
+{
+	struct cc_memo_entry *e;
+
+	a->key.len = 0;
+	cc_buf_add(&a->key, &a->now, sizeof a->now);
+	cc_buf_add(&a->key, q, len);
+	if ((e = cc_memo_find(&a->memo, a->key.data, a->key.len)) && e->value) {
+		memcpy(r, e->value, sizeof *r);
+		return;
+	}
+	cc_time_extract(q, len, a->now, r);
+	if (e)
+		cc_memo_set(e, a->key.data, a->key.len, r, sizeof *r, 0);
+}
 
 static enum cc_outcome
 answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
@@ -69,11 +96,11 @@ answer(void *ctx, struct cc_record *rec, struct cc_jw *out)
 		jv_free(cont);
 		return cc_record_fail(rec, "no_query", "the record has no string \"query\"");
 	}
-	cc_time_extract(q, len, a->now, &r);
+	extract(a, q, len, &r);
 	/* "and the other place?" after "open tomorrow?": the day of the question it continues */
 	if (day_only && r.implicit && jv_get_kind(cont) == JV_KIND_STRING)
-		cc_time_extract(jv_string_value(cont),
-		    (size_t)jv_string_length_bytes(jv_copy(cont)), a->now, &r);
+		extract(a, jv_string_value(cont),
+		    (size_t)jv_string_length_bytes(jv_copy(cont)), &r);
 	jv_free(cont);
 	if (day_only && arrive && r.implicit) {
 		r.implicit = 0;
@@ -152,6 +179,8 @@ cc_event_close(struct cc_stage *stage, int status)
 		status = CC_EXIT_UPSTREAM;
 	if (stage->leave)
 		return status;
+	cc_memo_release(&a->memo);
+	cc_buf_release(&a->key);
 	cc_event_sources_free(a->sources);
 	cc_domain_free(a->domain);
 	cc_config_release(&a->cfg);

@@ -17,6 +17,7 @@
 #include "cc_session.h"
 #include "cc_domain.h"
 #include "cc_texts.h"
+#include "cc_memo.h"
 #include "tap.h"
 
 #include <errno.h>
@@ -500,6 +501,79 @@ memo_same(struct cc_json_memo *m, jv v, const char *what)
 	jv_free(v);
 	cc_buf_release(&want);
 	cc_buf_release(&got);
+}
+
+/* cc_memo: a value found is the one set for its key, whatever was evicted */
+static void
+test_value_memo(void)
+{
+	struct cc_memo m = {0};
+	struct cc_memo_entry *e;
+	char key[32], val[64];
+	int wrong = 0, kept = 0, empty = 0;
+
+	e = cc_memo_find(&m, "ask", 3);
+	ok(e && !e->value, "cc_memo: a key never set is not found");
+	cc_memo_set(e, "ask", 3, "{\"a\":1}", 7, 1);
+	e = cc_memo_find(&m, "ask", 3);
+	ok(e && e->value && e->vlen == 7 && memcmp(e->value, "{\"a\":1}", 7) == 0 &&
+	    e->indexed && e->index.nfields == 1, "cc_memo: the first key, with its index");
+	ok(!cc_memo_find(&m, "as", 2)->value, "cc_memo: a key's prefix is another key");
+	e = cc_memo_find(&m, "ask", 3);
+	ok(e && e->value && e->vlen == 7, "cc_memo: the first key kept when the table is made");
+	/* three times the slots: evictions, and never another key's value */
+	for (int i = 0; i < 3 * CC_MEMO_SLOTS; i++) {
+		int kl = snprintf(key, sizeof key, "q%d", i);
+		int vl = snprintf(val, sizeof val, "\"v%d\"", i);
+
+		if (!(e = cc_memo_find(&m, key, (size_t)kl)) || e->value) {
+			wrong++;
+			continue;
+		}
+		cc_memo_set(e, key, (size_t)kl, val, (size_t)vl, 0);
+	}
+	for (int i = 0; i < 3 * CC_MEMO_SLOTS; i++) {
+		int kl = snprintf(key, sizeof key, "q%d", i);
+		int vl = snprintf(val, sizeof val, "\"v%d\"", i);
+
+		if (!(e = cc_memo_find(&m, key, (size_t)kl)))
+			wrong++;
+		else if (!e->value)
+			empty++;
+		else if (e->vlen != (size_t)vl || memcmp(e->value, val, (size_t)vl) != 0)
+			wrong++;
+		else
+			kept++;
+	}
+	is_int(wrong, 0, "cc_memo: no key found holding another's value");
+	{	/* long keys alike at both ends (hashed alike): still two keys */
+		static char a[4096], b[4096];
+
+		memset(a, 'x', sizeof a);
+		memcpy(b, a, sizeof b);
+		b[2048] = 'y';
+		e = cc_memo_find(&m, a, sizeof a);
+		if (e)
+			cc_memo_set(e, a, sizeof a, "1", 1, 0);
+		e = cc_memo_find(&m, b, sizeof b);
+		ok(e && !e->value, "cc_memo: a long key differing in its middle is another key");
+		if (e)
+			cc_memo_set(e, b, sizeof b, "2", 1, 0);
+		e = cc_memo_find(&m, a, sizeof a);
+		ok(e && e->value && *e->value == '1', "cc_memo: and the first keeps its value");
+		e = cc_memo_find(&m, b, sizeof b);
+		ok(e && e->value && *e->value == '2', "cc_memo: and the second its own");
+	}
+	{
+		char *big = calloc(CC_MEMO_MAX_KEY + 1, 1);
+
+		ok(big && !cc_memo_find(&m, big, CC_MEMO_MAX_KEY + 1),
+		    "cc_memo: a key longer than CC_MEMO_MAX_KEY is not remembered");
+		free(big);
+	}
+	ok(kept > CC_MEMO_SLOTS / 2 && kept <= CC_MEMO_SLOTS && kept + empty == 3 * CC_MEMO_SLOTS,
+	    "cc_memo: at most its slots kept, most of them (%d)", kept);
+	cc_memo_release(&m);
 }
 
 static void
@@ -1193,6 +1267,7 @@ main(void)
 	test_scan_utf8();
 	test_to_jv();
 	test_memo();
+	test_value_memo();
 	test_names();
 	test_put();
 	test_writer();
