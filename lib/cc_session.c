@@ -625,6 +625,8 @@ recent_since(const struct recent *e, time_t since)
 			k += t[i].at >= since;
 		return k;
 	}
+	if (e->n == 0 || t[0].at >= since)	/* all of them, mostly */
+		return e->n;
 	while (lo < hi) {	/* the first asked at or after since */
 		int mid = (lo + hi) / 2;
 
