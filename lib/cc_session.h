@@ -125,8 +125,8 @@ int cc_session_before(struct cc_session *s, const char *session, long long turn,
 /*
  * The same turns (at most 32; answers only as cc_session_recent gives
  * them), borrowed: *turns points at them until the next call of
- * cc_session_turns or cc_session_close; a cc_session_add in between
- * leaves them be.  -1 on a store error.
+ * cc_session_turns or cc_session_close; one cc_session_add in between
+ * (the turn routed from them) leaves them be.  -1 on a store error.
  */
 int cc_session_turns(struct cc_session *s, const char *session, time_t since,
 	const struct cc_turn **turns, int max);

@@ -1153,6 +1153,88 @@ test_session_before(void)
 	unsetenv("CC_STATE_DIR");
 }
 
+/*
+ * cc_session_turns with the turns kept in process (CC_SESSION_CACHE): the
+ * newest 32 of a session, oldest first, through many times 32 turns (the
+ * kept ones go back to the start of their slots every 32), the loan left
+ * be by the turn added after it, and a clock that goes back (the window's
+ * turns are then not the newest kept).
+ */
+static void
+test_session_kept(void)
+{
+	char dir[] = "/tmp/cc-test-kept.XXXXXX", err[256], cmd[300], want[32];
+	struct cc_config c;
+	struct cc_session *w, *r;
+	struct cc_turn t = { .language = "ja", .agent = "A" }, got[32];
+	const struct cc_turn *v;
+	char q[200][16];
+	int n, bad_view = 0, bad_loan = 0, bad_other = 0;
+
+	if (!mkdtemp(dir)) {
+		ok(0, "mkdtemp");
+		return;
+	}
+	setenv("CC_STATE_DIR", dir, 1);
+	setenv("CC_NOW", "2025-01-15T10:00:00+09:00", 1);
+	cc_config_load(&c);
+	w = cc_session_open(&c, CC_SESSION_CACHE, err, sizeof err);
+	ok(w != NULL, "kept: a writer of turns");
+	if (!w)
+		return;
+	t.at = c.now;
+	for (int i = 0; i < 200; i++) {
+		int k = i < 32 ? i : 32;
+
+		snprintf(q[i], sizeof q[i], "q%d", i);
+		n = cc_session_turns(w, "s1", c.now - 180, &v, 32);
+		if (n != k || (n > 0 && (strcmp(v[0].query, q[i - k]) != 0 ||
+		    strcmp(v[n - 1].query, q[i - 1]) != 0)))
+			bad_view++;
+		t.query = q[i];
+		cc_session_add(w, "s1", &t);
+		/* the loan, after the one turn added from it */
+		for (int j = 0; j < n; j++)
+			if (strcmp(v[j].query, q[i - k + j]) != 0)
+				bad_loan++;
+		/* another session between two of s1's */
+		n = cc_session_turns(w, "s2", c.now - 180, &v, 32);
+		if (n != (i < 32 ? i : 32))
+			bad_other++;
+		t.query = "other";
+		cc_session_add(w, "s2", &t);
+	}
+	is_int(bad_view, 0, "kept: each turn of 200 saw the newest 32 before it, oldest first");
+	is_int(bad_loan, 0, "kept: a turn added leaves the turns lent before it be");
+	is_int(bad_other, 0, "kept: another session's count beside it");
+	n = cc_session_turns(w, "s1", c.now - 180, &v, 5);
+	is_int(n, 5, "kept: at most as many as asked");
+	is_str(n == 5 ? v[4].query : "", "q199", "kept: ... the newest of them last");
+	is_int(cc_session_flush(w), 0, "kept: committed");
+	r = cc_session_open(&c, 0, err, sizeof err);
+	n = r ? cc_session_recent(r, "s1", c.now - 180, got, 32) : -1;
+	snprintf(want, sizeof want, "%s..%s", n == 32 ? got[0].query : "",
+	    n == 32 ? got[31].query : "");
+	is_str(want, "q168..q199", "kept: the store holds the same newest 32");
+	cc_turns_release(got, n > 0 ? n : 0);
+	/* the clock goes back: a turn older than the window after newer ones */
+	for (int i = 0; i < 3; i++) {
+		t.query = q[i];
+		t.at = i == 1 ? c.now - 600 : c.now;
+		cc_session_turns(w, "s3", c.now - 180, &v, 32);
+		cc_session_add(w, "s3", &t);
+	}
+	n = cc_session_turns(w, "s3", c.now - 180, &v, 32);
+	is_int(n, 2, "kept: a clock gone back: the window's two of three");
+	is_str(n == 2 ? v[1].query : "", "q2", "kept: ... oldest first");
+	cc_session_close(r);
+	cc_session_close(w);
+	cc_config_release(&c);
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+	ok(system(cmd) == 0, "kept: cleaned up");
+	unsetenv("CC_STATE_DIR");
+}
+
 /* cc_dl_load: the first library found, its symbols, and what it says when
  * either is missing (libc stands in for libcurl, libical and libpq). */
 static void
@@ -1280,6 +1362,7 @@ main(void)
 	test_store_names();
 	test_session_state();
 	test_session_before();
+	test_session_kept();
 	test_dl_load();
 	test_shared_domain();
 	return tap_done();
