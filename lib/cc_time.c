@@ -2166,7 +2166,10 @@ compose(struct reading *rd)
 				    "fromthe", "starting", "startingfrom", "startingon",
 				    "startingthe", "startingonthe", "startingfromthe",
 				    "beginning", "beginningon", "beginningthe",
-				    "beginningonthe", "from,", NULL}))
+				    "beginningonthe", "from,",
+				    /* "a week here from the 27th" */
+				    "herefrom", "herefromthe", "therefrom", "therefromthe",
+				    "herestarting", "herestartingthe", NULL}))
 					glued = 1;
 				/* 今日から3日後, 明日から5日後: a day counted from a day */
 				if (!glued && t->type == T_AFTER && p.has_day && !p.has_after &&
