@@ -1394,6 +1394,17 @@ cc_rules_skips_agent(const struct cc_rules *r, const char *agent)
 	return 0;
 }
 
+size_t
+cc_rules_unfiltered(const struct cc_rules *r, const char **names, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ncues; i++)
+		if (r->cues[i].always && n++ < max)
+			names[n - 1] = r->cues[i].name;
+	return n;
+}
+
 int
 cc_rules_language_neutral(const struct cc_rules *r, const char *cue)
 {

@@ -92,6 +92,13 @@ void cc_rules_each_value(const struct cc_rules *r, const char *slot,
 	void (*fn)(void *ctx, const char *value, int line), void *ctx);
 /* 1 if turns routed to this agent give no context (context-skip). */
 int cc_rules_skips_agent(const struct cc_rules *r, const char *agent);
+/*
+ * The cues that run on every query, the prefilter having no literal to
+ * find them by (cc-rules(5)): their names in names[0..max), their count
+ * returned.  Each costs every record a pattern match; tests keep the list.
+ */
+size_t cc_rules_unfiltered(const struct cc_rules *r, const char **names,
+	size_t max);
 /* 1 if this language cue means "take the session's language". */
 int cc_rules_language_neutral(const struct cc_rules *r, const char *cue);
 /*
