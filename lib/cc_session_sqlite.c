@@ -179,9 +179,9 @@ struct head {
  * log, and as much again at the checkpoint), a third of cc-route's time
  * with memory.  A turn now goes at the end of the table and of the time
  * index, and changes one row of `sessions`, a table as small as the
- * number of live sessions.  A trigger keeps the chain, so whatever
- * inserts a turn (an older program on the same store too) extends it;
- * the writer here gives prev itself, which spares the trigger's update.
+ * number of live sessions.  The writer gives each turn its prev (no
+ * trigger keeps the chain), so a program older than version 1, which
+ * inserts turns without it, must not write a store of version 1 or later.
  *
  * (Stores made before answers.db keep their unused answer columns.)
  */
